@@ -1,0 +1,45 @@
+/**
+ * The vocabulary of the contract: what an operation is, and what a broken rule looks like.
+ * The operation table (`table.ts`) is a list of `Operation`s; routes, validation, pricing,
+ * OpenAPI and the contract tests are all derived from it.
+ */
+import type { TSchema } from '@sinclair/typebox';
+
+/** One broken rule: `field` is a JSON path such as `content[0].text`; `rule` says what it must be. */
+export interface Violation {
+  field: string;
+  rule: string;
+}
+
+export type Family = 'serp' | 'clip' | 'dance' | 'maxi' | 'tune' | 'chat' | 'qrart' | 'identity';
+
+/**
+ * sync: the answer is computed while the client waits (search, chat, identity).
+ * task: a generation that becomes a durable task (video, music, QR art).
+ * retrieval: reads tasks that already exist.
+ */
+export type OperationKind = 'sync' | 'task' | 'retrieval';
+
+export type MediaType = 'application/json' | 'application/x-ndjson' | 'text/event-stream';
+
+/** A rule between fields, run after the schema; it receives the body with schema defaults applied. */
+export type Rule = (body: Record<string, unknown>) => Violation[];
+
+export interface Operation {
+  path: string;
+  family: Family;
+  kind: OperationKind;
+  summary: string;
+  /** Accept values the operation can answer with; the first is the default. */
+  accept: readonly MediaType[];
+  /** Key into the configured price table; the model and action of the body refine it. */
+  priceKey: string;
+  request: TSchema;
+  rules: readonly Rule[];
+  response: TSchema;
+  /**
+   * Where one path serves several kinds (`/qrart/tasks`: generate is a task, retrieve is a
+   * retrieval), the kind of a given body.
+   */
+  kindOf?: (body: Record<string, unknown>) => OperationKind;
+}
