@@ -2,7 +2,7 @@
  * Response shapes shared by several families: the error body, the generation envelope, the
  * immediate answer of an asynchronous submission, and the task record of the retrieval endpoints.
  */
-import { Type, StringEnum, type TSchema } from './schema.js';
+import { Type, StringEnum, TaskId, type TSchema } from './schema.js';
 
 export const ErrorCode = StringEnum([
   'bad_request',
@@ -38,14 +38,14 @@ export const ErrorBody = Type.Object(
   { $id: 'Error' },
 );
 
-const Uuid = Type.String({ format: 'uuid' });
+const Uuid = TaskId();
 
 /** The "Music item" of the spec, also used by /clip/videos and /maxi/videos results. */
 export const MediaItem = Type.Object({
   id: Type.String(),
   lyric: Type.Optional(Type.String()),
   model: Type.String(),
-  state: Type.Optional(Type.String()),
+  state: Type.Optional(StringEnum(['pending', 'running', 'succeeded', 'failed'] as const)),
   style: Type.Optional(Type.String()),
   title: Type.Optional(Type.String()),
   prompt: Type.Optional(Type.String()),
@@ -73,7 +73,14 @@ export const TaskAccepted = Type.Object({
   trace_id: Uuid,
 });
 
-export const TaskState = StringEnum(['queued', 'running', 'succeeded', 'failed', 'expired', 'canceled'] as const);
+export const TaskState = StringEnum([
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'expired',
+  'canceled',
+] as const);
 
 export const TaskRecord = Type.Object({
   id: Uuid,

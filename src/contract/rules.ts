@@ -20,7 +20,8 @@ export function filled(body: Body, field: string): boolean {
 
 /** `field` must be given when `when(body)` holds; `because` completes "is required when …". */
 export function requiredWhen(field: string, when: (body: Body) => boolean, because: string): Rule {
-  return (body) => (when(body) && !filled(body, field) ? [{ field, rule: `is required when ${because}` }] : []);
+  return (body) =>
+    when(body) && !filled(body, field) ? [{ field, rule: `is required when ${because}` }] : [];
 }
 
 /** `field` may be given only when `when(body)` holds; `because` completes "is only allowed when …". */

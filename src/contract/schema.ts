@@ -26,7 +26,7 @@ export function NumberEnum<const T extends readonly number[]>(
 
 /** A primitive schema that also admits `null` (kept as one `type` list, so errors stay short). */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  const { type, ...rest } = schema as TSchema & { type: string };
+  const { type, ...rest } = schema as unknown as { type: string };
   const copy: Record<string, unknown> = { ...rest, type: [type, 'null'] };
   if (Array.isArray(copy.enum)) copy.enum = [...copy.enum, null];
   return Type.Unsafe<Static<T> | null>(copy);
@@ -45,7 +45,6 @@ const DATA_URL_MAX = 15_000_000;
 export function InputUrl(description: string) {
   return Type.String({
     description: `${description}. http(s) URL or data: URL.`,
-    minLength: 1,
     maxLength: DATA_URL_MAX,
     pattern: '^(https?://|data:)',
     'x-rule': 'must be an http(s) or data: URL',
@@ -56,7 +55,6 @@ export function InputUrl(description: string) {
 export function CallbackUrl() {
   return Type.String({
     description: 'Called with the final result when the task finishes (signed, retried).',
-    minLength: 1,
     maxLength: URL_MAX,
     pattern: '^https?://',
     'x-rule': 'must be an http(s) URL',
@@ -86,12 +84,14 @@ export function Closed<T extends Record<string, TSchema>>(properties: T, options
 
 /**
  * A member that arrives either as an object or as a JSON string of one (the origin accepts both).
- * The schema admits both; `parseJsonObject` turns the string form into the object for the rules.
+ * The schema admits any object or string; the `embeddedObject` rule parses the string form and
+ * checks the members against `object`, so each member's error is reported once, by its path.
  */
 export function ObjectOrJsonString<T extends TSchema>(object: T, description: string) {
   return Type.Unsafe<Static<T> | string>({
     description: `${description} An object, or a JSON string of one.`,
-    anyOf: [object, { type: 'string', minLength: 2, maxLength: 10_000 }],
-    'x-rule': 'must be an object or a JSON string of one',
+    'x-members': object,
+    type: ['object', 'string'],
+    maxLength: 10_000,
   });
 }

@@ -10,7 +10,9 @@ export const SerpRequest = Closed({
   query: Type.String({ minLength: 1, maxLength: 2048, description: 'The search query' }),
   type: Type.Optional(StringEnum(SEARCH_TYPES, { default: 'search', description: 'Resource type' })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'Page of results' })),
-  number: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Count of results' })),
+  number: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Count of results' }),
+  ),
   range: Type.Optional(
     PatternString(
       '^((qdr:)?[hdwmy]|\\d{4}-\\d{2}-\\d{2}\\.\\.\\d{4}-\\d{2}-\\d{2})$',
@@ -37,7 +39,8 @@ const rangeIsReal: Rule = (body) => {
   const match = typeof body.range === 'string' ? DATE_RANGE.exec(body.range) : null;
   if (!match) return [];
   const [, from = '', to = ''] = match;
-  if (!isRealDate(from) || !isRealDate(to)) return [{ field: 'range', rule: 'must hold real calendar dates' }];
+  if (!isRealDate(from) || !isRealDate(to))
+    return [{ field: 'range', rule: 'must hold real calendar dates' }];
   return from > to ? [{ field: 'range', rule: 'must start on or before its end date' }] : [];
 };
 

@@ -23,8 +23,12 @@ export const retrievalMembers = {
     Type.Integer({ minimum: 1, maximum: MAX_BATCH, description: 'Page size when listing (default 50)' }),
   ),
   offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Page offset when listing' })),
-  created_at_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Listing: created at or after (unix s)' })),
-  created_at_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Listing: created at or before (unix s)' })),
+  created_at_min: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Listing: created at or after (unix s)' }),
+  ),
+  created_at_max: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Listing: created at or before (unix s)' }),
+  ),
 };
 
 const isRetrieve = (b: Body) => b.action === 'retrieve';

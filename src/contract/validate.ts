@@ -92,8 +92,16 @@ function ruleOf(error: ErrorObject): string {
 
 function toViolations(errors: ErrorObject[], prefix: string): Violation[] {
   // A union reports its own failure plus one per branch; the branches are noise to a client.
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath);
-  const relevant = errors.filter((e) => !unions.some((u) => e.schemaPath.startsWith(`${u}/`)));
+  const unions = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map((e) => e.schemaPath);
+  // An enum already says which values are allowed; its type error at the same place adds nothing.
+  const enums = new Set(errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath));
+  const relevant = errors.filter(
+    (e) =>
+      !unions.some((u) => e.schemaPath.startsWith(`${u}/`)) &&
+      !(e.keyword === 'type' && enums.has(e.instancePath)),
+  );
   const out: Violation[] = [];
   const seen = new Set<string>();
   for (const error of relevant) {

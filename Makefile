@@ -1,0 +1,67 @@
+# Switchyard: `make run` starts a development server, `make test` runs every test.
+# Both install what is missing first (Debian packages with apt-get, npm packages with npm ci).
+
+SHELL := /bin/bash
+PORT ?= 8080
+# Toolchain for the native modules (better-sqlite3 compiles with node-gyp).
+DEB_PACKAGES := python3 make g++
+STAMP := node_modules/.installed
+
+.PHONY: setup debian deps build run test lint typecheck services bench clean
+
+setup: build
+
+debian:
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(STAMP): package.json package-lock.json
+	@$(MAKE) --no-print-directory debian
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: $(STAMP)
+
+build: deps
+	npx tsc -p tsconfig.build.json
+
+run: setup
+	@mkdir -p data
+	@./bin/switchyard token revoke dev >/dev/null 2>&1 || true
+	@token=$$(./bin/switchyard token create --name dev --operations serp,clip,dance,maxi,tune,chat,qrart,identity); \
+	echo ""; \
+	echo "Development token (also revoked and replaced by the next 'make run'):"; \
+	echo "  $$token"; \
+	echo ""; \
+	echo "Try:"; \
+	echo "  curl -s http://127.0.0.1:$(PORT)/serp/web -H 'Authorization: Bearer $$token' \\"; \
+	echo "       -H 'Content-Type: application/json' -d '{\"query\": \"switchyard\"}'"; \
+	echo "API reference: http://127.0.0.1:$(PORT)/docs"; \
+	echo ""
+	exec ./bin/switchyard serve --port $(PORT)
+
+# Starts the local PostgreSQL and Redis when they are installed but not running.
+services:
+	@if command -v pg_ctlcluster >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then \
+	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | head -n1) main start; fi
+	@if command -v redis-server >/dev/null && ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then \
+	  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no; fi
+
+lint: deps
+	npx eslint .
+	npx prettier --check .
+
+typecheck: deps
+	npx tsc -p tsconfig.json --noEmit
+
+test: setup services typecheck lint
+	npx vitest run
+
+bench: setup
+	node bench/overhead.mjs
+
+clean:
+	rm -rf dist

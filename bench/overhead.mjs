@@ -1,0 +1,80 @@
+// Gateway overhead: requests per second and latency of an authenticated, validated request to a
+// trivial operation (task lookup by id: token check, schema and rules, a credit reservation, one
+// indexed query, a usage record), against a bare Fastify JSON route, in the same run.
+// Usage: node bench/overhead.mjs [--duration 10] [--connections 32]
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const body = JSON.stringify({ action: 'retrieve_batch', ids: ['00000000-0000-4000-8000-000000000000'] });
+
+async function start(kind) {
+  const child = spawn(process.execPath, [new URL('./overhead-server.mjs', import.meta.url).pathname, kind], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+  return { child, ...JSON.parse(line) };
+}
+
+async function measure(kind) {
+  const server = await start(kind);
+  const headers = { 'content-type': 'application/json' };
+  if (server.token) headers.authorization = `Bearer ${server.token}`;
+  const options = { url: server.url, method: 'POST', headers, body, connections };
+  await autocannon({ ...options, duration: 2 }); // warm-up: JIT, caches, SQLite pages
+  const result = await autocannon({ ...options, duration });
+  server.child.kill();
+  const failures = result.non2xx + result.errors + result.timeouts;
+  return {
+    kind,
+    requests_per_second: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    total: result.requests.total,
+    failures,
+  };
+}
+
+const bare = await measure('bare');
+const gateway = await measure('switchyard');
+const report = {
+  benchmark: 'overhead',
+  date: new Date().toISOString(),
+  machine: {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gib: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  },
+  settings: { duration_s: duration, connections },
+  results: [bare, gateway],
+  ratio: {
+    throughput: Number((gateway.requests_per_second / bare.requests_per_second).toFixed(3)),
+    p50: Number((gateway.p50_ms / Math.max(bare.p50_ms, 0.001)).toFixed(2)),
+    p99: Number((gateway.p99_ms / Math.max(bare.p99_ms, 0.001)).toFixed(2)),
+  },
+};
+
+console.log(
+  `machine: ${report.machine.cpus} × ${report.machine.cpu}, ${report.machine.memory_gib} GiB, node ${report.machine.node}`,
+);
+console.log(`${duration} s per server, ${connections} connections\n`);
+console.log('server        req/s     p50 ms   p99 ms   failures');
+for (const r of report.results) {
+  console.log(
+    `${r.kind.padEnd(12)} ${String(r.requests_per_second).padStart(7)} ${String(r.p50_ms).padStart(9)} ${String(r.p99_ms).padStart(8)} ${String(r.failures).padStart(10)}`,
+  );
+}
+console.log(
+  `\nswitchyard / bare: throughput ×${report.ratio.throughput}, p50 ×${report.ratio.p50}, p99 ×${report.ratio.p99}`,
+);
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./results/overhead.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);

@@ -1,0 +1,34 @@
+/**
+ * The `switchyard` command. Scripts and operators depend on these command and flag names: they
+ * are documented in docs/cli.md and kept stable.
+ */
+import { Command, Option } from 'commander';
+import { VERSION } from '../version.js';
+import { ConfigError } from '../config/index.js';
+import { serve } from './serve.js';
+import { tokenCommands } from './token.js';
+
+const program = new Command('switchyard')
+  .description('Self-hosted search, video, music, chat, QR art and ID-card API')
+  .version(VERSION)
+  .showHelpAfterError();
+
+const configOption = () => new Option('--config <file>', 'configuration file (YAML); or SWITCHYARD_CONFIG');
+
+program
+  .command('serve')
+  .description('start the HTTP server')
+  .addOption(configOption())
+  .option('--port <port>', 'port to listen on', (v) => Number(v))
+  .option('--host <host>', 'address to listen on')
+  .option('--data-dir <dir>', 'where the database and files live')
+  .action(serve);
+
+program.addCommand(tokenCommands(configOption));
+
+program.parseAsync().catch((error: unknown) => {
+  process.stderr.write(
+    `switchyard: ${error instanceof ConfigError ? error.message : (error as Error).message}\n`,
+  );
+  process.exit(error instanceof ConfigError ? 2 : 1);
+});

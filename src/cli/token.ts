@@ -1,0 +1,162 @@
+/** `switchyard token create|list|revoke|rotate-secret`: token administration on the database. */
+import { Command, type Option } from 'commander';
+import { loadConfig } from '../config/index.js';
+import { openDatabase } from '../store/database.js';
+import { Tokens, type Token } from '../accounts/tokens.js';
+import { OPERATIONS } from '../contract/table.js';
+
+async function withTokens<T>(
+  configFile: string | undefined,
+  work: (tokens: Tokens) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig({ file: configFile });
+  const db = await openDatabase(config.database.url);
+  try {
+    return await work(new Tokens(db));
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** `serp,/chatmodel/chat/completions` → paths: a family name stands for all of its operations. */
+export function parseOperations(list: string): string[] {
+  const paths = new Set<string>();
+  for (const item of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const matched = OPERATIONS.filter((o) => o.path === item || o.family === item);
+    if (matched.length === 0) {
+      const families = [...new Set(OPERATIONS.map((o) => o.family))].join(', ');
+      throw new Error(`--operations: ${item} is neither an operation path nor a family (${families})`);
+    }
+    for (const o of matched) paths.add(o.path);
+  }
+  return [...paths];
+}
+
+/** An ISO 8601 date/time or unix seconds → unix ms. */
+export function parseExpiry(text: string): number {
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text);
+  if (!Number.isFinite(ms))
+    throw new Error(`--expires-at: ${text} is neither an ISO 8601 time nor unix seconds`);
+  return ms;
+}
+
+function positive(flag: string, integer: boolean) {
+  return (text: string) => {
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+      throw new Error(`${flag}: ${text} is not a ${integer ? 'whole ' : ''}number ≥ 0`);
+    }
+    return value;
+  };
+}
+
+function describe(token: Token) {
+  return {
+    id: token.id,
+    name: token.name,
+    operations: token.operations ?? 'all',
+    credits: token.credits ?? 'unlimited',
+    rate_per_second: token.ratePerSecond ?? 'unlimited',
+    max_concurrency: token.maxConcurrency ?? 'unlimited',
+    expires_at: token.expiresAt === null ? null : new Date(token.expiresAt).toISOString(),
+    revoked_at: token.revokedAt === null ? null : new Date(token.revokedAt).toISOString(),
+    created_at: new Date(token.createdAt).toISOString(),
+  };
+}
+
+export function tokenCommands(configOption: () => Option): Command {
+  const token = new Command('token').description('create, list and revoke API tokens');
+
+  token
+    .command('create')
+    .description('create a token; prints it once (it is stored hashed)')
+    .addOption(configOption())
+    .requiredOption('--name <name>', 'a name to recognise the token by')
+    .option('--credits <n>', 'credit balance (default: unlimited)', positive('--credits', true))
+    .option('--operations <list>', 'comma-separated operation paths or families (default: all)')
+    .option('--expires-at <time>', 'ISO 8601 time or unix seconds (default: never)')
+    .option(
+      '--rate <n>',
+      'requests per second (default: tokens.default_rate_per_second)',
+      positive('--rate', false),
+    )
+    .option(
+      '--concurrency <n>',
+      'requests at a time (default: tokens.default_concurrency)',
+      positive('--concurrency', true),
+    )
+    .option('--json', 'print {token, webhook_secret, id, …} as JSON')
+    .action(async (flags) => {
+      const config = loadConfig({ file: flags.config });
+      const created = await withTokens(flags.config, (tokens) =>
+        tokens.create({
+          name: flags.name,
+          credits: flags.credits ?? null,
+          operations: flags.operations ? parseOperations(flags.operations) : null,
+          expiresAt: flags.expiresAt ? parseExpiry(flags.expiresAt) : null,
+          ratePerSecond: flags.rate ?? config.tokens.default_rate_per_second,
+          maxConcurrency: flags.concurrency ?? config.tokens.default_concurrency,
+        }),
+      );
+      if (flags.json) {
+        const out = {
+          token: created.secret,
+          webhook_secret: created.token.webhookSecret,
+          ...describe(created.token),
+        };
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+      } else {
+        process.stdout.write(`${created.secret}\n`);
+      }
+    });
+
+  token
+    .command('list')
+    .description('list tokens (never their secrets)')
+    .addOption(configOption())
+    .option('--json', 'print a JSON array')
+    .action(async (flags) => {
+      const all = (await withTokens(flags.config, (tokens) => tokens.list())).map(describe);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(all)}\n`);
+        return;
+      }
+      for (const t of all) {
+        const state = t.revoked_at
+          ? 'revoked'
+          : t.expires_at && Date.parse(t.expires_at) <= Date.now()
+            ? 'expired'
+            : 'active';
+        process.stdout.write(
+          `${t.id}  ${t.name}  ${state}  credits=${t.credits}  operations=${t.operations}\n`,
+        );
+      }
+    });
+
+  token
+    .command('revoke')
+    .description('revoke a token by id, or every active token of a name')
+    .addOption(configOption())
+    .argument('<id-or-name>')
+    .action(async (idOrName: string, flags) => {
+      const count = await withTokens(flags.config, (tokens) => tokens.revoke(idOrName));
+      if (count === 0) throw new Error(`no active token with id or name ${idOrName}`);
+      process.stdout.write(`revoked ${count} token${count === 1 ? '' : 's'}\n`);
+    });
+
+  token
+    .command('rotate-secret')
+    .description('replace the webhook secret of a token; prints the new one')
+    .addOption(configOption())
+    .argument('<id>')
+    .action(async (id: string, flags) => {
+      const secret = await withTokens(flags.config, (tokens) => tokens.rotateWebhookSecret(id));
+      if (!secret) throw new Error(`no token with id ${id}`);
+      process.stdout.write(`${secret}\n`);
+    });
+
+  return token;
+}

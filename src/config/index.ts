@@ -1,0 +1,101 @@
+/**
+ * One validated configuration object: a YAML file (`--config` or SWITCHYARD_CONFIG), then
+ * environment overrides (SWITCHYARD_<KEY>, nested keys joined by `__`, e.g.
+ * SWITCHYARD_OUTBOUND__ALLOW_PRIVATE=true), then command-line flags. Every problem is reported at
+ * start, by key, before anything listens.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { checkSchema } from '../contract/validate.js';
+import { ConfigSchema, type ConfigInput, type Price } from './schema.js';
+import { DEFAULT_PRICES } from './prices.js';
+
+export { priceOf } from './prices.js';
+
+export interface Config extends Omit<ConfigInput, 'prices'> {
+  public_base_url: string;
+  database: { url: string };
+  blobs: ConfigInput['blobs'] & { dir: string };
+  prices: Record<string, Price>;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Tree = Record<string, unknown>;
+
+function isTree(value: unknown): value is Tree {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readFile(file: string): Tree {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`config file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`config file ${file}: not valid YAML: ${(error as Error).message}`);
+  }
+  if (parsed == null) return {};
+  if (!isTree(parsed)) throw new ConfigError(`config file ${file}: must hold a mapping of keys`);
+  return parsed;
+}
+
+function setPath(tree: Tree, path: string[], value: unknown): void {
+  let node = tree;
+  for (const key of path.slice(0, -1)) {
+    if (!isTree(node[key])) node[key] = {};
+    node = node[key] as Tree;
+  }
+  node[path[path.length - 1] as string] = value;
+}
+
+function applyEnvironment(tree: Tree, env: NodeJS.ProcessEnv): void {
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith('SWITCHYARD_') || name === 'SWITCHYARD_CONFIG' || raw === undefined) continue;
+    const path = name.slice('SWITCHYARD_'.length).toLowerCase().split('__');
+    // YAML scalars, so that "true" and "8080" arrive as a boolean and a number.
+    setPath(tree, path, parseYaml(raw));
+  }
+}
+
+export interface LoadOptions {
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Command-line flags, as nested keys. */
+  overrides?: Tree;
+}
+
+export function loadConfig(options: LoadOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env.SWITCHYARD_CONFIG;
+  const tree = file ? readFile(file) : {};
+  applyEnvironment(tree, env);
+  for (const [key, value] of Object.entries(options.overrides ?? {})) {
+    if (value !== undefined) setPath(tree, key.split('.'), value);
+  }
+  const violations = checkSchema(ConfigSchema, tree);
+  if (violations.length > 0) {
+    const where = file ? ` (${file} and SWITCHYARD_* variables)` : ' (SWITCHYARD_* variables)';
+    throw new ConfigError(
+      `invalid configuration${where}:\n${violations.map((v) => `  ${v.field}: ${v.rule}`).join('\n')}`,
+    );
+  }
+  const input = tree as unknown as ConfigInput;
+  const dataDir = resolve(input.data_dir);
+  return {
+    ...input,
+    data_dir: dataDir,
+    public_base_url: (input.public_base_url ?? `http://${input.host}:${input.port}`).replace(/\/+$/, ''),
+    database: { url: input.database.url ?? `sqlite:${resolve(dataDir, 'switchyard.db')}` },
+    blobs: { ...input.blobs, dir: resolve(input.blobs.dir ?? resolve(dataDir, 'blobs')) },
+    prices: { ...DEFAULT_PRICES, ...input.prices },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The shape of the configuration file, with its defaults. One schema serves validation (clear
+ * messages naming the key), the documented defaults and the types the rest of the code reads.
+ */
+import { Type, Closed, StringEnum, PatternString, Nullable, type Static } from '../contract/schema.js';
+
+const Price = Type.Union(
+  [
+    Type.Integer({ minimum: 0 }),
+    Closed({
+      default: Type.Optional(Type.Integer({ minimum: 0 })),
+      models: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))),
+      actions: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))),
+    }),
+  ],
+  { 'x-rule': 'must be a number of credits, or {default, models, actions}' },
+);
+
+const Channel = Closed({
+  name: Type.String({ minLength: 1 }),
+  type: Type.String({ minLength: 1, description: 'adapter: local, passthrough, or a vendor adapter' }),
+  base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
+  api_key: Type.Optional(Type.String()),
+  models: Type.Optional(Type.Array(Type.String())),
+  priority: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  weight: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+});
+
+const Channels = Type.Optional(Type.Array(Channel));
+
+export const ConfigSchema = Closed({
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  host: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  data_dir: Type.String({ minLength: 1, default: './data' }),
+  /** Base of the URLs of produced files; derived from host and port when absent. */
+  public_base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
+  database: Closed(
+    {
+      url: Type.Optional(
+        PatternString('^(sqlite:|postgres(ql)?://)', 'must be sqlite:<path> or postgres://…'),
+      ),
+    },
+    { default: {} },
+  ),
+  outbound: Closed(
+    {
+      allow_private: Type.Boolean({ default: false }),
+      allow_cidrs: Type.Array(Type.String(), { default: [] }),
+      timeout_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
+      max_redirects: Type.Integer({ minimum: 0, maximum: 20, default: 5 }),
+    },
+    { default: {} },
+  ),
+  limits: Closed(
+    {
+      body_bytes: Type.Integer({ minimum: 1024, default: 10 * 1024 * 1024 }),
+      sync_wait_seconds: Type.Integer({ minimum: 1, maximum: 86_400, default: 600 }),
+    },
+    { default: {} },
+  ),
+  tokens: Closed(
+    {
+      default_rate_per_second: Nullable(Type.Number({ exclusiveMinimum: 0, default: 50 })),
+      default_concurrency: Nullable(Type.Integer({ minimum: 1, default: 16 })),
+    },
+    { default: {} },
+  ),
+  blobs: Closed(
+    {
+      dir: Type.Optional(Type.String({ minLength: 1 })),
+      retention_days: Type.Number({ minimum: 0, default: 30, description: '0 keeps files forever' }),
+    },
+    { default: {} },
+  ),
+  log: Closed(
+    {
+      level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
+        default: 'info',
+      }),
+    },
+    { default: {} },
+  ),
+  channels: Closed(
+    {
+      serp: Channels,
+      clip: Channels,
+      dance: Channels,
+      maxi: Channels,
+      tune: Channels,
+      chat: Channels,
+      qrart: Channels,
+      identity: Channels,
+    },
+    { default: {}, description: 'upstream channels per capability family' },
+  ),
+  prices: Type.Record(Type.String(), Price, { default: {} }),
+});
+
+export type ConfigInput = Static<typeof ConfigSchema>;
+export type Price = Static<typeof Price>;

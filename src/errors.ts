@@ -1,0 +1,75 @@
+/**
+ * The one error type of the service. Every layer raises a `ServiceError`; the HTTP layer turns it
+ * into the body and status of DECISIONS section 1. Anything else that escapes is a fault of ours
+ * and becomes a generic 500.
+ */
+import type { Violation } from './contract/types.js';
+
+export type ErrorCode =
+  | 'bad_request'
+  | 'no_token'
+  | 'invalid_token'
+  | 'token_expired'
+  | 'token_mismatched'
+  | 'used_up'
+  | 'no_api'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'not_acceptable'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'too_many_requests'
+  | 'api_error'
+  | 'upstream_error'
+  | 'busy'
+  | 'timeout';
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  no_token: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  token_mismatched: 403,
+  used_up: 403,
+  no_api: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+  api_error: 500,
+  upstream_error: 502,
+  busy: 503,
+  timeout: 504,
+};
+
+export interface ServiceErrorOptions {
+  details?: Violation[];
+  /** Seconds, sent as `Retry-After`. */
+  retryAfter?: number;
+  /** For 504: the task goes on and can be retrieved. */
+  taskId?: string;
+  /** Extra response headers (e.g. `Allow` for 405). */
+  headers?: Record<string, string>;
+}
+
+export class ServiceError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: ServiceErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+    this.status = STATUS[code];
+  }
+}
+
+/** A 400 listing every violation; the message names each field and its rule. */
+export function badRequest(violations: Violation[]): ServiceError {
+  const message = violations.map((v) => `${v.field}: ${v.rule}`).join('; ');
+  return new ServiceError('bad_request', message, { details: violations });
+}

@@ -1,0 +1,75 @@
+/**
+ * The HTTP application: one Fastify instance with the operation routes, `/files`, health,
+ * metrics and OpenAPI. Every response carries `x-trace-id`; logs carry the same id and never a
+ * token or a request body.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Services } from '../services.js';
+import { registerErrorHandling } from './errors.js';
+import { registerOperations } from './operations.js';
+import { registerFiles } from './files.js';
+import { registerHealth } from './health.js';
+import { openApiDocument, registerOpenApi } from './openapi.js';
+import { VERSION } from '../version.js';
+
+export interface AppOptions {
+  /** Where log lines go (standard output when absent). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: { level: config.log.level, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // Fastify's own request lines would carry headers; ours (onResponse) carry only what an
+    // operator needs to find a request, never a token or a body.
+    disableRequestLogging: true,
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'trace_id',
+    bodyLimit: config.limits.body_bytes,
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+  });
+  // Only JSON bodies: anything else is answered 415 rather than parsed as text.
+  app.removeContentTypeParser(['text/plain']);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-trace-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = request.routeOptions.url ?? 'unmatched';
+    services.metrics.observe(operation, reply.statusCode, reply.elapsedTime / 1000);
+    const caller = request.caller;
+    request.log.info(
+      {
+        operation,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        token_id: caller?.token.id,
+      },
+      'answered',
+    );
+    if (!caller) return;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    await services.usage
+      .record({
+        tokenId: caller.token.id,
+        operation: caller.operation.path,
+        model: typeof body.model === 'string' ? body.model : null,
+        action: typeof body.action === 'string' ? body.action : null,
+        credits: reply.statusCode < 300 ? caller.charged : 0,
+        status: reply.statusCode,
+        latencyMs: reply.elapsedTime,
+        traceId: request.id,
+      })
+      .catch((error: unknown) => request.log.error({ err: error }, 'usage record not written'));
+  });
+
+  registerErrorHandling(app, config.limits.body_bytes);
+  registerOperations(app, services);
+  registerFiles(app, services.blobs);
+  registerHealth(app, services);
+  await registerOpenApi(app, openApiDocument(config.public_base_url, VERSION));
+  return app;
+}

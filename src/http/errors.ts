@@ -1,0 +1,59 @@
+/**
+ * Turns every failure into the one error body of the service:
+ * `{success: false, error: {code, message, details?}, trace_id}`. Faults of ours become a generic
+ * 500 whose details stay in the log under the trace id: never a stack or a path in a response.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../errors.js';
+
+function fromFastify(error: FastifyError, bodyLimit: number): ServiceError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError('unsupported_media_type', 'content-type: the body must be application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServiceError('payload_too_large', `body: must be at most ${bodyLimit} bytes`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ServiceError('bad_request', 'body: must not be empty', {
+        details: [{ field: 'body', rule: 'must not be empty' }],
+      });
+  }
+  if (error.statusCode === 400 || error instanceof SyntaxError) {
+    const rule = error instanceof SyntaxError ? `must be valid JSON (${error.message})` : error.message;
+    return new ServiceError('bad_request', `body: ${rule}`, { details: [{ field: 'body', rule }] });
+  }
+  if (error.statusCode === 413)
+    return new ServiceError('payload_too_large', `body: must be at most ${bodyLimit} bytes`);
+  if (error.statusCode === 415) return new ServiceError('unsupported_media_type', error.message);
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  const { details, retryAfter, taskId, headers } = error.options;
+  if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
+  for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
+  const body: Record<string, unknown> = {
+    success: false,
+    error: { code: error.code, message: error.message, ...(details ? { details } : {}) },
+    trace_id: reply.request.id,
+  };
+  if (taskId) body.task_id = taskId;
+  return reply.code(error.status).type('application/json').send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = error instanceof ServiceError ? error : fromFastify(error, bodyLimit);
+    if (known) return sendError(reply, known);
+    request.log.error({ err: error }, 'unhandled fault');
+    return sendError(
+      reply,
+      new ServiceError('api_error', `internal error; quote trace_id ${request.id} when reporting it`),
+    );
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      new ServiceError('no_api', `no operation at ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * `/healthz` says the process answers; `/readyz` says it can serve: the database answers and the
+ * blob directory is writable. Load balancers route on the second.
+ */
+import { access, constants, mkdir } from 'node:fs/promises';
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.js';
+
+async function problems(services: Services): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    await sql`select 1`.execute(services.db);
+  } catch {
+    found.push('database does not answer');
+  }
+  try {
+    await mkdir(services.config.blobs.dir, { recursive: true });
+    await access(services.config.blobs.dir, constants.W_OK);
+  } catch {
+    found.push('blob directory is not writable');
+  }
+  return found;
+}
+
+export function registerHealth(app: FastifyInstance, services: Services): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const found = await problems(services);
+    return found.length === 0
+      ? { status: 'ready' }
+      : reply.code(503).send({ status: 'unavailable', problems: found });
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(services.metrics.registry.contentType).send(await services.metrics.text()),
+  );
+}

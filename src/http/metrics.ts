@@ -1,0 +1,36 @@
+/**
+ * Prometheus metrics: request count and latency per operation and status, plus the process's
+ * own. Labels use the route pattern, never the raw URL, so their number stays bounded.
+ */
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'switchyard_http_requests_total',
+    help: 'HTTP requests answered, by operation and status',
+    labelNames: ['operation', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'switchyard_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by operation and status',
+    labelNames: ['operation', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_' });
+  }
+
+  observe(operation: string, status: number, seconds: number): void {
+    const labels = { operation, status: String(status) };
+    this.requests.inc(labels);
+    this.latency.observe(labels, seconds);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Routes for every operation, registered by walking the operation table. Each request passes the
+ * same gates in the same order: accept (406), token (401), permission (403), rate and concurrency
+ * (429), body (415/413/400), credits (403), and only then reaches its capability.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { MediaType, Operation } from '../contract/types.js';
+import { OPERATIONS } from '../contract/table.js';
+import { validateRequest } from '../contract/validate.js';
+import { mayCall, type Token } from '../accounts/tokens.js';
+import { priceOf } from '../config/index.js';
+import { badRequest, ServiceError } from '../errors.js';
+import type { Services } from '../services.js';
+import { negotiate } from './accept.js';
+import { answerRetrieval } from '../tasks/retrieval.js';
+
+/** What the gates learned about a request, for the handler and the usage record. */
+export interface Caller {
+  operation: Operation;
+  token: Token;
+  accept: MediaType;
+  /** Credits kept once the request succeeded. */
+  charged: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+const OTHER_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function gate(services: Services, operation: Operation) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const accept = negotiate(request.headers.accept, operation.accept);
+    if (!accept) {
+      throw new ServiceError(
+        'not_acceptable',
+        `accept: ${operation.path} answers ${operation.accept.join(' or ')}, not ${request.headers.accept}`,
+      );
+    }
+    const token = await services.tokens.authenticate(request.headers.authorization);
+    request.caller = { operation, token, accept, charged: 0 };
+    if (!mayCall(token, operation.path)) {
+      throw new ServiceError('token_mismatched', `this token may not call ${operation.path}`);
+    }
+    if (token.ratePerSecond !== null) {
+      const wait = services.limiter.take(token.id, token.ratePerSecond);
+      if (wait > 0) {
+        throw new ServiceError(
+          'too_many_requests',
+          `rate limit of ${token.ratePerSecond} requests per second`,
+          {
+            retryAfter: wait,
+          },
+        );
+      }
+    }
+    if (token.maxConcurrency !== null) {
+      const release = services.limiter.acquire(token.id, token.maxConcurrency);
+      if (!release) {
+        throw new ServiceError('too_many_requests', `at most ${token.maxConcurrency} requests at a time`, {
+          retryAfter: 1,
+        });
+      }
+      // 'close' fires whether the answer was sent or the client went away.
+      reply.raw.once('close', release);
+    }
+  };
+}
+
+async function validate(request: FastifyRequest) {
+  const caller = request.caller as Caller;
+  const { violations, body } = validateRequest(caller.operation, request.body);
+  if (violations.length > 0) throw badRequest(violations);
+  request.body = body;
+}
+
+function handler(services: Services) {
+  return async (request: FastifyRequest) => {
+    const caller = request.caller as Caller;
+    const { operation, token } = caller;
+    const body = request.body as Record<string, unknown>;
+    const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
+    const reservation = await services.credits.reserve(token.id, price);
+    try {
+      const kind = operation.kindOf?.(body) ?? operation.kind;
+      const controller = new AbortController();
+      request.raw.once('close', () => controller.abort());
+      const answer =
+        kind === 'retrieval'
+          ? await answerRetrieval(services.tasks, token.id, operation.family, body)
+          : await services.providers.for(operation).handle({
+              operation,
+              body,
+              token,
+              traceId: request.id,
+              accept: caller.accept,
+              signal: controller.signal,
+            });
+      caller.charged = price;
+      return answer;
+    } catch (error) {
+      await reservation.refund();
+      throw error;
+    }
+  };
+}
+
+export function registerOperations(app: FastifyInstance, services: Services): void {
+  app.decorateRequest('caller', null);
+  for (const operation of OPERATIONS) {
+    app.route({
+      method: 'POST',
+      url: operation.path,
+      onRequest: gate(services, operation),
+      preValidation: validate,
+      handler: handler(services),
+    });
+    app.route({
+      method: OTHER_METHODS,
+      url: operation.path,
+      handler: async () => {
+        throw new ServiceError('method_not_allowed', `${operation.path} takes POST only`, {
+          headers: { allow: 'POST' },
+        });
+      },
+    });
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The outbound guard: every URL the service fetches or calls goes through here. The address
+ * policy is applied to the address actually connected to, on every connection and every redirect
+ * hop, so a DNS name that resolves (or re-resolves) to a private address is refused too.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
+import type { AddressPolicy } from './address-policy.js';
+
+/** Why an outbound URL was refused; callers turn it into an error naming their field. */
+export class OutboundRefused extends Error {
+  override name = 'OutboundRefused';
+}
+
+/** Resolves a host name to all of its addresses (replaceable in tests). */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
+
+export interface GuardOptions {
+  policy: AddressPolicy;
+  timeoutMs: number;
+  maxRedirects: number;
+  resolve?: Resolver;
+}
+
+export interface OutboundRequest {
+  method?: 'GET' | 'POST' | 'HEAD';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Refuses a response body larger than this many bytes. */
+  maxBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+export class ResponseTooLarge extends OutboundRefused {
+  override name = 'ResponseTooLarge';
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export class OutboundGuard {
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: GuardOptions) {
+    const resolve = options.resolve ?? systemResolver;
+    const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
+      resolve(hostname).then(
+        (addresses) => {
+          const refused = addresses.find((a) => !options.policy(a.address));
+          if (addresses.length === 0 || refused) {
+            const reason = refused
+              ? `resolves to ${refused.address}, which is not allowed`
+              : 'has no address';
+            callback(new OutboundRefused(`${hostname} ${reason}`), '', 0);
+          } else if ((lookupOptions as { all?: boolean }).all) {
+            (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+          } else {
+            const first = addresses[0] as LookupAddress;
+            callback(null, first.address, first.family);
+          }
+        },
+        (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
+      );
+    };
+    this.dispatcher = new Agent({
+      connect: { lookup, timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  /** Refuses what can be refused before connecting: other schemes, literal addresses, credentials. */
+  check(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new OutboundRefused('is not a valid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new OutboundRefused(
+        `scheme ${url.protocol.replace(':', '')} is not allowed (http or https only)`,
+      );
+    }
+    if (url.username || url.password) throw new OutboundRefused('must not carry credentials');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // A literal address skips DNS, so the connect-time check would never see it.
+    if (isIP(host) && !this.options.policy(host)) {
+      throw new OutboundRefused(`address ${host} is not allowed`);
+    }
+    return url;
+  }
+
+  async request(raw: string, spec: OutboundRequest = {}): Promise<OutboundResponse> {
+    let url = this.check(raw);
+    let method = spec.method ?? 'GET';
+    let body = spec.body;
+    for (let hop = 0; ; hop += 1) {
+      const response = await this.send(url, method, spec.headers, body);
+      const location = response.headers.location;
+      if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
+        return {
+          status: response.statusCode,
+          headers: response.headers,
+          body: await this.read(response, spec.maxBytes),
+          url: url.href,
+        };
+      }
+      await response.body.dump();
+      if (hop >= this.options.maxRedirects) {
+        throw new OutboundRefused(`followed ${this.options.maxRedirects} redirects without an answer`);
+      }
+      url = this.check(new URL(location, url).href);
+      if (
+        response.statusCode === 303 ||
+        ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+      ) {
+        method = 'GET';
+        body = undefined;
+      }
+    }
+  }
+
+  private async send(url: URL, method: string, headers?: Record<string, string>, body?: string | Buffer) {
+    try {
+      return await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        dispatcher: this.dispatcher,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      if (error instanceof OutboundRefused) throw error;
+      if (cause instanceof OutboundRefused) throw cause;
+      if ((error as Error).name === 'TimeoutError') {
+        throw new OutboundRefused(`did not answer within ${this.options.timeoutMs} ms`);
+      }
+      throw new OutboundRefused(
+        `could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+    }
+  }
+
+  private async read(
+    response: Dispatcher.ResponseData,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<Buffer> {
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await response.body.dump();
+      throw new ResponseTooLarge(`is larger than ${maxBytes} bytes`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        response.body.destroy();
+        throw new ResponseTooLarge(`is larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Reading tasks back: one by id, several by ids, or a page of the token's own. A token only ever
+ * sees its own tasks; another token's task answers exactly like one that does not exist.
+ */
+import type { Db } from '../store/database.js';
+import type { Selectable } from 'kysely';
+import type { TaskTable } from '../store/tables.js';
+import { ServiceError } from '../errors.js';
+
+export interface TaskRecord {
+  id: string;
+  _id: string;
+  trace_id: string;
+  request: Record<string, unknown>;
+  response?: Record<string, unknown>;
+  state: string;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  elapsed: number | null;
+  callback?: { url: string; state: string; attempts: number; last_status: number | null };
+}
+
+export interface Listing {
+  limit?: number;
+  offset?: number;
+  createdAtMin?: number;
+  createdAtMax?: number;
+}
+
+const DEFAULT_PAGE = 50;
+
+const seconds = (ms: number | null) => (ms === null ? null : Math.floor(Number(ms) / 1000));
+
+function toRecord(row: Selectable<TaskTable>): TaskRecord {
+  const end = row.finished_at === null ? null : Number(row.finished_at);
+  const record: TaskRecord = {
+    id: row.id,
+    _id: row.id,
+    trace_id: row.trace_id,
+    request: JSON.parse(row.request) as Record<string, unknown>,
+    state: row.state,
+    created_at: seconds(row.created_at) as number,
+    started_at: seconds(row.started_at),
+    finished_at: seconds(row.finished_at),
+    elapsed: end === null ? null : (end - Number(row.created_at)) / 1000,
+  };
+  if (row.response !== null) record.response = JSON.parse(row.response) as Record<string, unknown>;
+  if (row.callback_url !== null) {
+    record.callback = {
+      url: row.callback_url,
+      state: row.callback_state ?? 'pending',
+      attempts: row.callback_attempts,
+      last_status: row.callback_last_status,
+    };
+  }
+  return record;
+}
+
+export class TaskRecords {
+  constructor(private readonly db: Db) {}
+
+  private own(tokenId: string, family: string) {
+    return this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('token_id', '=', tokenId)
+      .where('family', '=', family);
+  }
+
+  async retrieve(tokenId: string, family: string, id: string): Promise<TaskRecord> {
+    const row = await this.own(tokenId, family).where('id', '=', id.toLowerCase()).executeTakeFirst();
+    if (!row) throw new ServiceError('not_found', `no ${family} task ${id}`);
+    return toRecord(row);
+  }
+
+  /** The tasks among `ids` that exist and are the token's, in the order asked. */
+  async retrieveMany(
+    tokenId: string,
+    family: string,
+    ids: string[],
+  ): Promise<{ items: TaskRecord[]; count: number }> {
+    const wanted = ids.map((id) => id.toLowerCase());
+    const rows = await this.own(tokenId, family).where('id', 'in', wanted).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const items = [...new Set(wanted)].flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toRecord(row)] : [];
+    });
+    return { items, count: items.length };
+  }
+
+  /** A page of the token's tasks, newest first; `count` is the total matching the filters. */
+  async list(
+    tokenId: string,
+    family: string,
+    listing: Listing,
+  ): Promise<{ items: TaskRecord[]; count: number }> {
+    let query = this.own(tokenId, family);
+    if (listing.createdAtMin !== undefined)
+      query = query.where('created_at', '>=', listing.createdAtMin * 1000);
+    if (listing.createdAtMax !== undefined)
+      query = query.where('created_at', '<', (listing.createdAtMax + 1) * 1000);
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(listing.limit ?? DEFAULT_PAGE)
+      .offset(listing.offset ?? 0)
+      .execute();
+    const total = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return { items: rows.map(toRecord), count: Number(total?.n ?? 0) };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The `switchyard` command as operators use it: the compiled program from the checkout
+ * (`make test` builds it first).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const BIN = resolve('bin/switchyard');
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-cli-'));
+const config = join(dir, 'switchyard.yaml');
+writeFileSync(config, `data_dir: ${dir}\nlog:\n  level: warn\n`);
+
+const cli = async (...args: string[]) =>
+  (await run(BIN, args, { env: { ...process.env, SWITCHYARD_CONFIG: '' } })).stdout;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('switchyard token', () => {
+  it('creates, lists and revokes tokens', async () => {
+    const created = JSON.parse(
+      await cli(
+        'token',
+        'create',
+        '--config',
+        config,
+        '--name',
+        'ci',
+        '--credits',
+        '100',
+        '--operations',
+        'serp,/tune/vox',
+        '--expires-at',
+        '2099-01-01T00:00:00Z',
+        '--json',
+      ),
+    ) as Record<string, unknown>;
+    expect(created.token).toMatch(/^sy_/);
+    expect(created.webhook_secret).toMatch(/^whsec_/);
+    expect(created).toMatchObject({
+      name: 'ci',
+      credits: 100,
+      operations: ['/serp/web', '/tune/vox'],
+      expires_at: '2099-01-01T00:00:00.000Z',
+    });
+
+    const plain = (await cli('token', 'create', '--config', config, '--name', 'plain')).trim();
+    expect(plain).toMatch(/^sy_[A-Za-z0-9_-]{43}$/);
+
+    const listed = JSON.parse(await cli('token', 'list', '--config', config, '--json')) as {
+      name: string;
+      revoked_at: string | null;
+    }[];
+    expect(listed.map((t) => t.name)).toEqual(['ci', 'plain']);
+    expect(JSON.stringify(listed)).not.toContain(plain);
+
+    expect(await cli('token', 'revoke', '--config', config, 'plain')).toContain('revoked 1 token');
+    const after = JSON.parse(await cli('token', 'list', '--config', config, '--json')) as {
+      name: string;
+      revoked_at: string | null;
+    }[];
+    expect(after.find((t) => t.name === 'plain')?.revoked_at).not.toBeNull();
+  });
+
+  it('explains bad flags and bad configuration', async () => {
+    const failure = await run(BIN, [
+      'token',
+      'create',
+      '--config',
+      config,
+      '--name',
+      'x',
+      '--operations',
+      'nothing',
+    ]).catch((e: { stderr: string; code: number }) => e);
+    expect((failure as { stderr: string }).stderr).toContain(
+      '--operations: nothing is neither an operation path nor a family',
+    );
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, 'port: high\n');
+    const bad = await run(BIN, ['token', 'list', '--config', broken]).catch(
+      (e: { stderr: string; code: number }) => e,
+    );
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr).toContain('port: must be integer');
+  });
+});
+
+describe('switchyard serve', () => {
+  it('serves on the given port and stops cleanly on SIGTERM', async () => {
+    const token = JSON.parse(
+      await cli('token', 'create', '--config', config, '--name', 'serve', '--json'),
+    ) as { token: string };
+    const port = await freePort();
+    const child = spawn(BIN, ['serve', '--config', config, '--port', String(port)], { stdio: 'pipe' });
+    const exited = new Promise<number | null>((r) => child.once('exit', r));
+    try {
+      let ready = false;
+      for (let i = 0; i < 100 && !ready; i += 1) {
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (!ready) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(ready).toBe(true);
+      const answer = await fetch(`http://127.0.0.1:${port}/tune/tasks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'retrieve_batch' }),
+      });
+      expect(await answer.json()).toEqual({ items: [], count: 0 });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});

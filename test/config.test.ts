@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, priceOf } from '../src/config/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
+function file(text: string): string {
+  const path = join(dir, `${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('configuration', () => {
+  it('has embedded defaults', () => {
+    const config = loadConfig({ env: {} });
+    expect(config.port).toBe(8080);
+    expect(config.outbound.allow_private).toBe(false);
+    expect(config.database.url).toMatch(/^sqlite:\/.*\/data\/switchyard\.db$/);
+    expect(config.public_base_url).toBe('http://127.0.0.1:8080');
+    expect(config.limits.body_bytes).toBe(10 * 1024 * 1024);
+    expect(priceOf(config.prices, 'serp.web')).toBe(1);
+  });
+
+  it('reads a YAML file, then environment overrides, then flags', () => {
+    const path = file(
+      'port: 9000\npublic_base_url: https://api.example.com/\noutbound:\n  allow_private: false\n',
+    );
+    const config = loadConfig({
+      file: path,
+      env: { SWITCHYARD_OUTBOUND__ALLOW_PRIVATE: 'true', SWITCHYARD_LIMITS__SYNC_WAIT_SECONDS: '30' },
+      overrides: { data_dir: dir },
+    });
+    expect(config.port).toBe(9000);
+    expect(config.public_base_url).toBe('https://api.example.com');
+    expect(config.outbound.allow_private).toBe(true);
+    expect(config.limits.sync_wait_seconds).toBe(30);
+    expect(config.data_dir).toBe(dir);
+    expect(loadConfig({ file: path, env: { SWITCHYARD_PORT: '9100' }, overrides: { port: 9200 } }).port).toBe(
+      9200,
+    );
+  });
+
+  it('takes the file from SWITCHYARD_CONFIG', () => {
+    expect(loadConfig({ env: { SWITCHYARD_CONFIG: file('port: 7000\n') } }).port).toBe(7000);
+  });
+
+  it('merges prices over the defaults, per model and action', () => {
+    const config = loadConfig({
+      env: {},
+      file: file(
+        'prices:\n  serp.web: 4\n  tune.audios: { default: 7, models: { tune-v5: 12 }, actions: { concat: 1 } }\n',
+      ),
+    });
+    expect(priceOf(config.prices, 'serp.web')).toBe(4);
+    expect(priceOf(config.prices, 'tune.audios', 'tune-v5', 'generate')).toBe(12);
+    expect(priceOf(config.prices, 'tune.audios', 'tune-v4', 'concat')).toBe(1);
+    expect(priceOf(config.prices, 'tune.audios', 'tune-v4', 'generate')).toBe(7);
+    expect(priceOf(config.prices, 'chat.moon')).toBe(1);
+  });
+
+  it('reports every problem by key', () => {
+    const path = file(
+      'port: 99999\nprots: 1\noutbound:\n  allow_private: maybe\nchannels:\n  chat:\n    - { name: a, type: openai, base_url: ftp://x }\nprices:\n  serp.web: -1\n',
+    );
+    let message = '';
+    try {
+      loadConfig({ file: path, env: {} });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    for (const expected of [
+      'port: must be at most 65535',
+      'prots: is not a known field',
+      'outbound.allow_private: must be boolean',
+      'channels.chat[0].base_url: must be an http(s) URL',
+      'prices.serp.web: must be a number of credits',
+    ]) {
+      expect(message).toContain(expected);
+    }
+  });
+
+  it('names a missing or broken file', () => {
+    expect(() => loadConfig({ file: join(dir, 'absent.yaml'), env: {} })).toThrow(/absent.yaml: ENOENT/);
+    expect(() => loadConfig({ file: file('port: [1\n'), env: {} })).toThrow(/not valid YAML/);
+    expect(() => loadConfig({ file: file('- a\n- b\n'), env: {} })).toThrow(/mapping/);
+  });
+});

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+import { expectError, fieldsOf } from '../support/expect.js';
+import { Providers } from '../../src/providers/index.js';
+
+let server: TestServer;
+let token: string;
+
+beforeAll(async () => {
+  server = await startServer({ 'limits.body_bytes': 4096 });
+  token = await server.token();
+});
+afterAll(() => server.close());
+
+describe('error statuses', () => {
+  it('404 no_api for an unknown path, whatever the method', async () => {
+    expectError(await server.post('/nowhere', {}, token), 404, 'no_api');
+    const get = await fetch(`${server.url}/serp/webs`);
+    expect(get.status).toBe(404);
+    expect(((await get.json()) as { error: { code: string } }).error.code).toBe('no_api');
+  });
+
+  it('405 with Allow: POST for another method on an operation', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const response = await fetch(`${server.url}/serp/web`, { method });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+    }
+  });
+
+  it('406 for an accept value the operation does not answer with', async () => {
+    const answer = await server.post('/serp/web', { query: 'a' }, token, { accept: 'application/x-ndjson' });
+    expectError(answer, 406, 'not_acceptable');
+    expect(answer.body.error).toMatchObject({ message: expect.stringContaining('accept') });
+    expectError(
+      await server.post('/serp/web', { query: 'a' }, token, { accept: 'text/html' }),
+      406,
+      'not_acceptable',
+    );
+  });
+
+  it('accepts ndjson where the spec allows it, and wildcards anywhere', async () => {
+    const ndjson = await server.post(
+      '/maxi/videos',
+      { model: 'maxi-t2v', action: 'generate', prompt: 'a' },
+      token,
+      {
+        accept: 'application/x-ndjson',
+      },
+    );
+    expect(ndjson.status).not.toBe(406);
+    const wildcard = await server.post('/serp/web', { query: 'a' }, token, {
+      accept: 'text/html;q=0.9, */*;q=0.1',
+    });
+    expect(wildcard.status).not.toBe(406);
+  });
+
+  it('413 for a body over the limit', async () => {
+    expectError(await server.post('/serp/web', { query: 'q'.repeat(5000) }, token), 413, 'payload_too_large');
+  });
+
+  it('415 for a body that is not JSON', async () => {
+    expectError(
+      await server.post('/serp/web', 'query=a', token, { 'content-type': 'text/plain' }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await server.post('/serp/web', 'query=a', token, {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      415,
+      'unsupported_media_type',
+    );
+  });
+
+  it('400 for malformed JSON, naming the body', async () => {
+    const answer = await server.post('/serp/web', '{"query": ', token);
+    expectError(answer, 400, 'bad_request');
+    expect(fieldsOf(answer)).toEqual(['body']);
+  });
+
+  it('400 for JSON that is not an object', async () => {
+    for (const body of ['[1,2]', '"text"', '42', 'null']) {
+      const answer = await server.post('/serp/web', body, token);
+      expectError(answer, 400, 'bad_request');
+      expect(fieldsOf(answer)).toEqual(['body']);
+    }
+  });
+
+  it('400 lists every violation, not only the first', async () => {
+    const answer = await server.post('/serp/web', { type: 'x', page: 0, qeury: 'a' }, token);
+    expectError(answer, 400, 'bad_request');
+    expect(fieldsOf(answer).sort()).toEqual(['page', 'qeury', 'query', 'type']);
+    const message = (answer.body.error as { message: string }).message;
+    for (const field of ['page', 'qeury', 'query', 'type']) expect(message).toContain(`${field}:`);
+  });
+
+  it('rejects prototype pollution attempts as bad input', async () => {
+    const answer = await server.post('/serp/web', '{"query":"a","__proto__":{"x":1}}', token);
+    expectError(answer, 400, 'bad_request');
+  });
+
+  it('503 busy, saying why, for an operation that no engine or channel serves', async () => {
+    const answer = await server.post('/serp/web', { query: 'a' }, token);
+    expectError(answer, 503, 'busy');
+    expect((answer.body.error as { message: string }).message).toMatch(
+      /no engine or channel serves \/serp\/web/,
+    );
+  });
+
+  it('500 api_error without leaking the fault', async () => {
+    const saved = server.services.providers;
+    server.services.providers = new Providers({
+      serp: {
+        handle: async () => {
+          throw new Error('ENOENT: /var/secret/path/index.db at Object.open (internal.js:1:1)');
+        },
+      },
+    });
+    try {
+      const answer = await server.post('/serp/web', { query: 'a' }, token);
+      expectError(answer, 500, 'api_error');
+      expect(answer.text).not.toMatch(/secret|ENOENT|internal\.js/);
+      expect((answer.body.error as { message: string }).message).toContain(answer.body.trace_id as string);
+    } finally {
+      server.services.providers = saved;
+    }
+  });
+
+  it('x-trace-id on every response, a fresh UUID each time', async () => {
+    const seen = new Set<string>();
+    for (const path of ['/healthz', '/openapi.json', '/nowhere', '/files/none.png']) {
+      const response = await fetch(`${server.url}${path}`);
+      const id = response.headers.get('x-trace-id') ?? '';
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(4);
+  });
+});

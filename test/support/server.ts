@@ -1,0 +1,80 @@
+/**
+ * Starts the real server (the same `buildApp` as `switchyard serve`) on a free loopback port with
+ * a fresh data directory, and offers tokens and an HTTP client against it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/config/index.js';
+import { closeServices, openServices, type Services } from '../../src/services.js';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
+import type { NewToken } from '../../src/accounts/tokens.js';
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  /** A new token, unlimited unless `spec` says otherwise. */
+  token(spec?: Partial<NewToken>): Promise<string>;
+  post(path: string, body: unknown, token?: string, headers?: Record<string, string>): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export async function startServer(
+  overrides: Record<string, unknown> = {},
+  appOptions: AppOptions = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+  const config = loadConfig({
+    env: {},
+    overrides: { port: 0, data_dir: dataDir, 'log.level': 'silent', ...overrides },
+  });
+  const services = await openServices(config);
+  const app = await buildApp(services, appOptions);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  let counter = 0;
+  return {
+    url: address,
+    app,
+    services,
+    config,
+    async token(spec = {}) {
+      counter += 1;
+      const { secret } = await services.tokens.create({ name: `test-${counter}`, ...spec });
+      return secret;
+    },
+    async post(path, body, token, headers = {}) {
+      const response = await fetch(`${address}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: Record<string, unknown> = {};
+      try {
+        parsed = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // Non-JSON answers are checked through `text`.
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async close() {
+      await app.close();
+      await closeServices(services);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
