@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { checkSchema } from '../contract/validate.js';
+import { isRecord } from '../contract/rules.js';
 import { ConfigSchema, type ConfigInput, type Price } from './schema.js';
 import { DEFAULT_PRICES } from './prices.js';
 
@@ -26,10 +27,6 @@ export class ConfigError extends Error {
 
 type Tree = Record<string, unknown>;
 
-function isTree(value: unknown): value is Tree {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function readFile(file: string): Tree {
   let text: string;
   try {
@@ -44,14 +41,14 @@ function readFile(file: string): Tree {
     throw new ConfigError(`config file ${file}: not valid YAML: ${(error as Error).message}`);
   }
   if (parsed == null) return {};
-  if (!isTree(parsed)) throw new ConfigError(`config file ${file}: must hold a mapping of keys`);
+  if (!isRecord(parsed)) throw new ConfigError(`config file ${file}: must hold a mapping of keys`);
   return parsed;
 }
 
 function setPath(tree: Tree, path: string[], value: unknown): void {
   let node = tree;
   for (const key of path.slice(0, -1)) {
-    if (!isTree(node[key])) node[key] = {};
+    if (!isRecord(node[key])) node[key] = {};
     node = node[key] as Tree;
   }
   node[path[path.length - 1] as string] = value;

@@ -4,7 +4,8 @@
  * (`messages[2].tool_call_id`) instead of "matches none of five message shapes".
  */
 import { Type, Closed, StringEnum, InputUrl, Nullable, type Static } from './schema.js';
-import { TOOLS_ONLY_ON, Unavailable, objectsIn } from './chat-tools.js';
+import { TOOLS_ONLY_ON, Unavailable } from './chat-tools.js';
+import { objectsIn } from './rules.js';
 import type { Rule, Violation } from './types.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;

@@ -5,22 +5,13 @@
  * client who sends one is told where tool calling is offered rather than "not a known field".
  */
 import { Type, Closed, StringEnum, PatternString, Nullable } from './schema.js';
+import { isRecord, objectsIn } from './rules.js';
 import type { Rule, Violation } from './types.js';
 
 /** The spec offers tools on /chatmodel only. */
 export const TOOLS_ONLY_ON = 'is only available on /chatmodel (tool calling)';
 
 const MAX_TOOLS = 128;
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The object items of an array with their indexes; anything else (the schema reports it) yields none. */
-export function objectsIn(value: unknown): [number, Record<string, unknown>][] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((item, i): [number, Record<string, unknown>][] => (isRecord(item) ? [[i, item]] : []));
-}
 
 /**
  * A member the family does not offer: absent or null passes (generic OpenAI clients send nulls),

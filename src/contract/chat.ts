@@ -4,9 +4,9 @@
  * family differs only in its models and in whether it offers tool calling.
  */
 import { Type, Closed, StringEnum, Nullable } from './schema.js';
-import { allowedOnlyWhen, mutuallyExclusive, requiredWhen } from './rules.js';
+import { allowedOnlyWhen, isRecord, mutuallyExclusive, requiredWhen } from './rules.js';
 import { Message, ToolCall, messageRules } from './chat-messages.js';
-import { ResponseFormat, isRecord, responseFormatRules, toolMembers, toolRules } from './chat-tools.js';
+import { ResponseFormat, responseFormatRules, toolMembers, toolRules } from './chat-tools.js';
 import type { Operation, Rule } from './types.js';
 
 export interface ChatFamily {

@@ -13,7 +13,15 @@ import {
   AsyncFlag,
   ObjectOrJsonString,
 } from './schema.js';
-import { allowedOnlyWhen, embeddedObject, present, requiredWhen, violation, type Body } from './rules.js';
+import {
+  allowedOnlyWhen,
+  embeddedObject,
+  isRecord,
+  present,
+  requiredWhen,
+  violation,
+  type Body,
+} from './rules.js';
 import { Envelope, MediaItem } from './responses.js';
 import type { Operation, Rule } from './types.js';
 
@@ -41,9 +49,6 @@ const PROMPT_MAX = 2500;
 const REFERENCES_WITH_VIDEO = 4;
 const REFERENCES_WITHOUT_VIDEO = 7;
 const FRAMES = ['start_image_url', 'end_image_url'] as const;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const Axis = (description: string) =>
   Type.Optional(Type.Number({ minimum: -1, maximum: 1, description: `${description}, from -1 to 1` }));

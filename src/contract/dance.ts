@@ -3,7 +3,7 @@
  * inline flags) and up to four images, each a first frame, a last frame or a reference.
  */
 import { Type, Closed, StringEnum, InputUrl, CallbackUrl, AsyncFlag } from './schema.js';
-import { mutuallyExclusive, present, violation, type Body } from './rules.js';
+import { isRecord, mutuallyExclusive, present, violation, type Body } from './rules.js';
 import { Envelope } from './responses.js';
 import {
   parseDanceFlags,
@@ -103,9 +103,6 @@ interface Item {
   at: string;
   item: Record<string, unknown>;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function items(body: Body): Item[] {
   if (!Array.isArray(body.content)) return [];

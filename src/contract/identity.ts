@@ -5,7 +5,7 @@
  * not as 400s: the contract checks only what a client can fix by changing the request.
  */
 import { Type, Closed, InputUrl, ObjectOrJsonString, StringEnum } from './schema.js';
-import { embeddedObject } from './rules.js';
+import { embeddedObject, isRecord } from './rules.js';
 import type { Operation, Rule } from './types.js';
 
 const flag = (description: string) => Type.Optional(Type.Boolean({ default: false, description }));
@@ -59,9 +59,6 @@ export const IdcardOcrRequest = Closed({
     Type.Array(EncryptionItem, { minItems: 1, description: 'Members sent encrypted, and how' }),
   ),
 });
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function encrypted(body: Record<string, unknown>, field: string): boolean {
   const items: unknown[] = Array.isArray(body.encryption) ? body.encryption : [];

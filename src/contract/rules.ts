@@ -8,6 +8,17 @@ import { checkSchema } from './validate.js';
 
 export type Body = Record<string, unknown>;
 
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The object items of an array with their indexes; anything else (the schema reports it) yields none. */
+export function objectsIn(value: unknown): [number, Record<string, unknown>][] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item, i): [number, Record<string, unknown>][] => (isRecord(item) ? [[i, item]] : []));
+}
+
 export function present(body: Body, field: string): boolean {
   return body[field] !== undefined && body[field] !== null;
 }

@@ -52,8 +52,10 @@ function ruleOf(error: ErrorObject): string {
   switch (error.keyword) {
     case 'type':
       return `must be ${String(p.type).split(',').join(' or ')}`;
-    case 'enum':
-      return `must be one of ${list(p.allowedValues as unknown[])}`;
+    case 'enum': {
+      const allowed = p.allowedValues as unknown[];
+      return allowed.length === 1 ? `must be ${list(allowed)}` : `must be one of ${list(allowed)}`;
+    }
     case 'const':
       return `must be ${String(p.allowedValue)}`;
     case 'minimum':
