@@ -2,6 +2,7 @@
  * Everything a running server uses, opened once from the configuration and closed in reverse.
  * The HTTP layer and the command line both start from here.
  */
+import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
 import { openDatabase, type Db } from './store/database.js';
 import { DirectoryBlobs, type Blobs } from './store/blobs.js';
@@ -17,6 +18,7 @@ import { Metrics } from './http/metrics.js';
 
 export interface Services {
   config: Config;
+  log: Logger;
   db: Db;
   blobs: Blobs;
   tokens: Tokens;
@@ -29,15 +31,24 @@ export interface Services {
   metrics: Metrics;
 }
 
-export async function openServices(config: Config): Promise<Services> {
+export interface ServiceOptions {
+  /** Where log lines go (standard output when absent). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const log = options.logStream
+    ? pino({ level: config.log.level }, options.logStream)
+    : pino({ level: config.log.level });
   const db = await openDatabase(config.database.url);
   return {
     config,
+    log,
     db,
     blobs: new DirectoryBlobs(config.blobs.dir),
-    tokens: new Tokens(db),
+    tokens: new Tokens(db, config.tokens.cache_ms),
     credits: new Credits(db),
-    usage: new Usage(db),
+    usage: new Usage(db, (error) => log.error({ err: error }, 'usage records not written')),
     limiter: new MemoryLimiter(),
     tasks: new TaskRecords(db),
     providers: new Providers(),
@@ -54,6 +65,7 @@ export async function openServices(config: Config): Promise<Services> {
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.usage.flush();
   await services.guard.close();
   await services.db.destroy();
 }

@@ -2,6 +2,10 @@
  * API tokens. A token is 256 random bits shown once; the database keeps its SHA-256 only, so a
  * leaked database yields no usable token. Each token carries its own permissions and limits and
  * the secret that signs its callbacks.
+ *
+ * Authentication keeps a token for `cacheMs` after reading it, so that a busy client does not
+ * cost a query per request. A revocation in this process takes effect at once; one made by
+ * another process takes effect within `cacheMs`. Expiry is checked on every request.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../store/database.js';
@@ -56,8 +60,16 @@ function fromRow(row: TokenTable): Token {
   };
 }
 
+/** Enough for every active client of a large deployment; past it the cache starts over. */
+const CACHE_LIMIT = 10_000;
+
 export class Tokens {
-  constructor(private readonly db: Db) {}
+  private readonly cache = new Map<string, { token: Token; until: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly cacheMs = 0,
+  ) {}
 
   /** Creates a token; the returned `secret` is the only copy of the bearer token. */
   async create(spec: NewToken): Promise<{ token: Token; secret: string }> {
@@ -91,6 +103,7 @@ export class Tokens {
 
   /** Revokes by id or by name; answers how many tokens were revoked. */
   async revoke(idOrName: string): Promise<number> {
+    this.cache.clear();
     const result = await this.db
       .updateTable('tokens')
       .set({ revoked_at: Date.now() })
@@ -102,6 +115,7 @@ export class Tokens {
 
   async rotateWebhookSecret(id: string): Promise<string | undefined> {
     const secret = newWebhookSecret();
+    this.cache.clear();
     const result = await this.db
       .updateTable('tokens')
       .set({ webhook_secret: secret })
@@ -116,22 +130,35 @@ export class Tokens {
     if (!match) {
       throw new ServiceError('no_token', 'the Authorization header must carry "Bearer <token>"');
     }
-    const hash = hashOf(match[1] as string);
-    const row = await this.db
-      .selectFrom('tokens')
-      .selectAll()
-      .where('token_hash', '=', hash)
-      .executeTakeFirst();
-    // The lookup is by hash; the comparison below keeps the final check constant-time anyway.
-    if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash)) || row.revoked_at !== null) {
-      throw new ServiceError('invalid_token', 'the token is unknown or has been revoked');
-    }
-    const token = fromRow(row);
+    const token = await this.byHash(hashOf(match[1] as string), now);
+    if (!token) throw new ServiceError('invalid_token', 'the token is unknown or has been revoked');
     if (token.expiresAt !== null && token.expiresAt <= now) {
       throw new ServiceError(
         'token_expired',
         `the token expired at ${new Date(token.expiresAt).toISOString()}`,
       );
+    }
+    return token;
+  }
+
+  /** The active (not revoked) token with this hash; unknown hashes are never cached. */
+  private async byHash(hash: string, now: number): Promise<Token | undefined> {
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > now) return cached.token;
+    const row = await this.db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('token_hash', '=', hash)
+      .executeTakeFirst();
+    // The lookup is by hash; the comparison keeps the final check constant-time anyway.
+    if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash)) || row.revoked_at !== null) {
+      this.cache.delete(hash);
+      return undefined;
+    }
+    const token = fromRow(row);
+    if (this.cacheMs > 0) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+      this.cache.set(hash, { token, until: now + this.cacheMs });
     }
     return token;
   }

@@ -1,6 +1,12 @@
-/** Usage records: one per authenticated request, for billing reports and audits. */
+/**
+ * Usage records: one per authenticated request, for billing reports and audits. Records are
+ * queued and written in batches (one transaction per batch, at most `flushMs` after the answer),
+ * so that a request does not pay for a database write of its own; `flush` runs on shutdown.
+ */
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { Db } from '../store/database.js';
+import type { UsageTable } from '../store/tables.js';
 
 export interface UsageRecord {
   tokenId: string;
@@ -13,28 +19,59 @@ export interface UsageRecord {
   traceId: string;
 }
 
-export class Usage {
-  constructor(private readonly db: Db) {}
+const BATCH = 500;
 
-  async record(entry: UsageRecord): Promise<void> {
-    await this.db
-      .insertInto('usage')
-      .values({
-        id: randomUUID(),
-        token_id: entry.tokenId,
-        operation: entry.operation,
-        model: entry.model,
-        action: entry.action,
-        credits: entry.credits,
-        status: entry.status,
-        latency_ms: entry.latencyMs,
-        trace_id: entry.traceId,
-        created_at: Date.now(),
-      })
-      .execute();
+export class Usage {
+  private pending: Insertable<UsageTable>[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void,
+    private readonly flushMs = 50,
+  ) {}
+
+  record(entry: UsageRecord): void {
+    this.pending.push({
+      id: randomUUID(),
+      token_id: entry.tokenId,
+      operation: entry.operation,
+      model: entry.model,
+      action: entry.action,
+      credits: entry.credits,
+      status: entry.status,
+      latency_ms: entry.latencyMs,
+      trace_id: entry.traceId,
+      created_at: Date.now(),
+    });
+    if (this.pending.length >= BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+  }
+
+  /** Writes everything queued so far; batches are written one after another, in order. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing.then(async () => {
+      try {
+        for (let i = 0; i < batch.length; i += BATCH) {
+          await this.db
+            .insertInto('usage')
+            .values(batch.slice(i, i + BATCH))
+            .execute();
+        }
+      } catch (error) {
+        this.onError(error);
+      }
+    });
+    return this.flushing;
   }
 
   async forToken(tokenId: string): Promise<UsageRecord[]> {
+    await this.flush();
     const rows = await this.db
       .selectFrom('usage')
       .selectAll()

@@ -62,6 +62,12 @@ export const ConfigSchema = Closed({
     {
       default_rate_per_second: Nullable(Type.Number({ exclusiveMinimum: 0, default: 50 })),
       default_concurrency: Nullable(Type.Integer({ minimum: 1, default: 16 })),
+      cache_ms: Type.Integer({
+        minimum: 0,
+        maximum: 60_000,
+        default: 2000,
+        description: 'how long a node trusts a token it has read; revocations elsewhere wait this long',
+      }),
     },
     { default: {} },
   ),

@@ -4,7 +4,7 @@
  * token or a request body.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { registerErrorHandling } from './errors.js';
 import { registerOperations } from './operations.js';
@@ -13,20 +13,14 @@ import { registerHealth } from './health.js';
 import { openApiDocument, registerOpenApi } from './openapi.js';
 import { VERSION } from '../version.js';
 
-export interface AppOptions {
-  /** Where log lines go (standard output when absent). */
-  logStream?: NodeJS.WritableStream;
-}
-
-export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: { level: config.log.level, ...(options.logStream ? { stream: options.logStream } : {}) },
+    loggerInstance: services.log as FastifyBaseLogger,
     // Fastify's own request lines would carry headers; ours (onResponse) carry only what an
     // operator needs to find a request, never a token or a body.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'trace_id' }),
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'trace_id',
     bodyLimit: config.limits.body_bytes,
     exposeHeadRoutes: false,
     return503OnClosing: true,
@@ -52,18 +46,16 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     );
     if (!caller) return;
     const body = (request.body ?? {}) as Record<string, unknown>;
-    await services.usage
-      .record({
-        tokenId: caller.token.id,
-        operation: caller.operation.path,
-        model: typeof body.model === 'string' ? body.model : null,
-        action: typeof body.action === 'string' ? body.action : null,
-        credits: reply.statusCode < 300 ? caller.charged : 0,
-        status: reply.statusCode,
-        latencyMs: reply.elapsedTime,
-        traceId: request.id,
-      })
-      .catch((error: unknown) => request.log.error({ err: error }, 'usage record not written'));
+    services.usage.record({
+      tokenId: caller.token.id,
+      operation: caller.operation.path,
+      model: typeof body.model === 'string' ? body.model : null,
+      action: typeof body.action === 'string' ? body.action : null,
+      credits: reply.statusCode < 300 ? caller.charged : 0,
+      status: reply.statusCode,
+      latencyMs: reply.elapsedTime,
+      traceId: request.id,
+    });
   });
 
   registerErrorHandling(app, config.limits.body_bytes);

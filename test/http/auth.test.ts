@@ -4,6 +4,7 @@ import { startServer, type TestServer } from '../support/server.js';
 import { expectError, expectShape } from '../support/expect.js';
 import { storeTask } from '../support/tasks.js';
 import { TaskBatch, TaskRecord } from '../../src/contract/responses.js';
+import { Tokens } from '../../src/accounts/tokens.js';
 
 let server: TestServer;
 
@@ -32,6 +33,15 @@ describe('tokens', () => {
     const { token, secret } = await server.services.tokens.create({ name: 'to-revoke' });
     expect((await server.post('/tune/tasks', { action: 'retrieve_batch' }, secret)).status).toBe(200);
     expect(await server.services.tokens.revoke(token.id)).toBe(1);
+    expectError(await server.post('/tune/tasks', { action: 'retrieve_batch' }, secret), 401, 'invalid_token');
+  });
+
+  it('honours a revocation made by another process within tokens.cache_ms', async () => {
+    const { token, secret } = await server.services.tokens.create({ name: 'elsewhere' });
+    expect((await server.post('/tune/tasks', { action: 'retrieve_batch' }, secret)).status).toBe(200);
+    // Another node (or the CLI) revokes through its own view of the same database.
+    expect(await new Tokens(server.services.db).revoke(token.id)).toBe(1);
+    await new Promise((r) => setTimeout(r, server.config.tokens.cache_ms + 50));
     expectError(await server.post('/tune/tasks', { action: 'retrieve_batch' }, secret), 401, 'invalid_token');
   });
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config/index.js';
-import { closeServices, openServices, type Services } from '../../src/services.js';
-import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { closeServices, openServices, type ServiceOptions, type Services } from '../../src/services.js';
+import { buildApp } from '../../src/http/app.js';
 import type { NewToken } from '../../src/accounts/tokens.js';
 
 export interface TestServer {
@@ -31,15 +31,15 @@ export interface Answer {
 
 export async function startServer(
   overrides: Record<string, unknown> = {},
-  appOptions: AppOptions = {},
+  serviceOptions: ServiceOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const config = loadConfig({
     env: {},
-    overrides: { port: 0, data_dir: dataDir, 'log.level': 'silent', ...overrides },
+    overrides: { port: 0, data_dir: dataDir, 'log.level': 'silent', 'tokens.cache_ms': 300, ...overrides },
   });
-  const services = await openServices(config);
-  const app = await buildApp(services, appOptions);
+  const services = await openServices(config, serviceOptions);
+  const app = await buildApp(services);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   let counter = 0;
   return {
