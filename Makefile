@@ -31,7 +31,7 @@ build: deps
 run: setup
 	@mkdir -p data
 	@./bin/switchyard token revoke dev >/dev/null 2>&1 || true
-	@token=$$(./bin/switchyard token create --name dev --operations serp,clip,dance,maxi,tune,chat,qrart,identity); \
+	@token=$$(./bin/switchyard token create --name dev); \
 	echo ""; \
 	echo "Development token (also revoked and replaced by the next 'make run'):"; \
 	echo "  $$token"; \
