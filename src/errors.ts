@@ -44,6 +44,10 @@ const STATUS: Record<ErrorCode, number> = {
   timeout: 504,
 };
 
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(STATUS, code);
+}
+
 export interface ServiceErrorOptions {
   details?: Violation[];
   /** Seconds, sent as `Retry-After`. */

@@ -1,6 +1,7 @@
 /**
  * Everything a running server uses, opened once from the configuration and closed in reverse.
- * The HTTP layer and the command line both start from here.
+ * The HTTP layer and the command line both start from here; `startWorkers` adds the task
+ * workers and the callback deliveries.
  */
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
@@ -11,6 +12,12 @@ import { Credits } from './accounts/credits.js';
 import { Usage } from './accounts/usage.js';
 import { MemoryLimiter, type Limiter } from './accounts/limiter.js';
 import { TaskRecords } from './tasks/records.js';
+import { TaskStore } from './tasks/store.js';
+import { SqliteQueue } from './tasks/sqlite-queue.js';
+import { MemoryTaskEvents, type TaskEvents } from './tasks/events.js';
+import { TaskWatch } from './tasks/watch.js';
+import { TaskRunner } from './tasks/runner.js';
+import { CallbackDeliveries } from './tasks/callbacks.js';
 import { Providers } from './providers/index.js';
 import { addressPolicy } from './net/address-policy.js';
 import { OutboundGuard } from './net/guard.js';
@@ -26,6 +33,12 @@ export interface Services {
   usage: Usage;
   limiter: Limiter;
   tasks: TaskRecords;
+  taskStore: TaskStore;
+  queue: SqliteQueue;
+  events: TaskEvents;
+  watch: TaskWatch;
+  runner: TaskRunner;
+  callbacks: CallbackDeliveries;
   providers: Providers;
   guard: OutboundGuard;
   metrics: Metrics;
@@ -34,6 +47,8 @@ export interface Services {
 export interface ServiceOptions {
   /** Where log lines go (standard output when absent). */
   logStream?: NodeJS.WritableStream;
+  /** The engines and channels serving each family. */
+  providers?: Providers;
 }
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
@@ -41,30 +56,80 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     ? pino({ level: config.log.level }, options.logStream)
     : pino({ level: config.log.level });
   const db = await openDatabase(config.database.url);
-  return {
+  const blobs = new DirectoryBlobs(config.blobs.dir);
+  const guard = new OutboundGuard({
+    policy: addressPolicy({
+      allowPrivate: config.outbound.allow_private,
+      allowCidrs: config.outbound.allow_cidrs,
+    }),
+    timeoutMs: config.outbound.timeout_ms,
+    maxRedirects: config.outbound.max_redirects,
+  });
+  const onError = (what: string) => (error: unknown) => log.error({ err: error }, what);
+  const taskStore = new TaskStore(db);
+  const events = new MemoryTaskEvents();
+  const queue = new SqliteQueue(db, {
+    leaseMs: config.tasks.lease_seconds * 1000,
+    pollMs: config.tasks.poll_ms,
+    onError: onError('task queue fault'),
+  });
+  const callbacks = new CallbackDeliveries(
+    db,
+    guard,
+    {
+      timeoutMs: config.callbacks.timeout_ms,
+      backoffSeconds: config.callbacks.backoff_seconds,
+      concurrency: config.callbacks.concurrency,
+      pollMs: config.callbacks.poll_ms,
+    },
+    log,
+  );
+  const runner = new TaskRunner(
+    taskStore,
+    queue,
+    () => services.providers,
+    events,
+    { guard, blobs, publicBaseUrl: config.public_base_url },
+    log,
+    {
+      concurrency: (family) => config.tasks.concurrency_by_family[family] ?? config.tasks.concurrency,
+      publicBaseUrl: config.public_base_url,
+    },
+    () => callbacks.wake(),
+  );
+  const services: Services = {
     config,
     log,
     db,
-    blobs: new DirectoryBlobs(config.blobs.dir),
+    blobs,
     tokens: new Tokens(db, config.tokens.cache_ms),
     credits: new Credits(db),
-    usage: new Usage(db, (error) => log.error({ err: error }, 'usage records not written')),
+    usage: new Usage(db, onError('usage records not written')),
     limiter: new MemoryLimiter(),
     tasks: new TaskRecords(db),
-    providers: new Providers(),
-    guard: new OutboundGuard({
-      policy: addressPolicy({
-        allowPrivate: config.outbound.allow_private,
-        allowCidrs: config.outbound.allow_cidrs,
-      }),
-      timeoutMs: config.outbound.timeout_ms,
-      maxRedirects: config.outbound.max_redirects,
-    }),
+    taskStore,
+    queue,
+    events,
+    watch: new TaskWatch(taskStore, events),
+    runner,
+    callbacks,
+    providers: options.providers ?? new Providers(),
+    guard,
     metrics: new Metrics(),
   };
+  return services;
+}
+
+/** Starts the task workers and callback deliveries, after recovering what a crash left behind. */
+export async function startWorkers(services: Services): Promise<void> {
+  await services.queue.recover();
+  await services.runner.start();
+  await services.callbacks.start();
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.queue.close();
+  await services.callbacks.close();
   await services.usage.flush();
   await services.guard.close();
   await services.db.destroy();

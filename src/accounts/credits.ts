@@ -1,11 +1,37 @@
 /**
- * Credit spending. A reservation takes the credits in one conditional UPDATE, so concurrent
- * requests can never drive a balance below zero; a failed request gives them back. A token with
- * no balance (null) is unlimited.
+ * Credit spending. Taking credits is one conditional UPDATE, so concurrent requests can never
+ * drive a balance below zero; a failed request gives them back. A token with no balance (null)
+ * is unlimited. `takeCredits` and `giveCredits` run on the database or inside a transaction (a
+ * task's submission and its terminal move charge and refund together with their own writes).
  */
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
+import type { Database } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
+
+export async function takeCredits(db: Kysely<Database>, tokenId: string, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  const result = await db
+    .updateTable('tokens')
+    .set({ credits: sql<number | null>`case when credits is null then null else credits - ${amount} end` })
+    .where('id', '=', tokenId)
+    .where((eb) => eb.or([eb('credits', 'is', null), eb('credits', '>=', amount)]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    throw new ServiceError('used_up', `not enough credits: this request costs ${amount}`);
+  }
+}
+
+/** Adds credits to a limited balance (a refund or a top-up); unlimited stays unlimited. */
+export async function giveCredits(db: Kysely<Database>, tokenId: string, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  await db
+    .updateTable('tokens')
+    .set({ credits: sql<number | null>`credits + ${amount}` })
+    .where('id', '=', tokenId)
+    .where('credits', 'is not', null)
+    .execute();
+}
 
 export interface Reservation {
   readonly amount: number;
@@ -13,40 +39,20 @@ export interface Reservation {
   refund(): Promise<void>;
 }
 
-const NOTHING: Reservation = { amount: 0, refund: async () => {} };
-
 export class Credits {
   constructor(private readonly db: Db) {}
 
+  /** Takes the credits of a synchronous request, to be refunded if it fails. */
   async reserve(tokenId: string, amount: number): Promise<Reservation> {
-    if (amount <= 0) return NOTHING;
-    const result = await this.db
-      .updateTable('tokens')
-      .set({ credits: sql<number | null>`case when credits is null then null else credits - ${amount} end` })
-      .where('id', '=', tokenId)
-      .where((eb) => eb.or([eb('credits', 'is', null), eb('credits', '>=', amount)]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      throw new ServiceError('used_up', `not enough credits: this request costs ${amount}`);
-    }
+    await takeCredits(this.db, tokenId, amount);
     let refunded = false;
     return {
       amount,
       refund: async () => {
         if (refunded) return;
         refunded = true;
-        await this.give(tokenId, amount);
+        await giveCredits(this.db, tokenId, amount);
       },
     };
-  }
-
-  /** Adds credits to a limited balance (a refund or a top-up); unlimited stays unlimited. */
-  async give(tokenId: string, amount: number): Promise<void> {
-    await this.db
-      .updateTable('tokens')
-      .set({ credits: sql<number | null>`credits + ${amount}` })
-      .where('id', '=', tokenId)
-      .where('credits', 'is not', null)
-      .execute();
   }
 }

@@ -1,6 +1,6 @@
 /** `switchyard serve`: opens the services, listens, and shuts down cleanly on SIGINT/SIGTERM. */
 import { loadConfig } from '../config/index.js';
-import { closeServices, openServices } from '../services.js';
+import { closeServices, openServices, startWorkers } from '../services.js';
 import { buildApp } from '../http/app.js';
 
 const HOUR = 3_600_000;
@@ -19,6 +19,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   });
   const services = await openServices(config);
   const app = await buildApp(services);
+  await startWorkers(services);
   await app.listen({ port: config.port, host: config.host });
 
   const retentionMs = config.blobs.retention_days * 24 * HOUR;

@@ -71,6 +71,41 @@ export const ConfigSchema = Closed({
     },
     { default: {} },
   ),
+  tasks: Closed(
+    {
+      expires_seconds: Type.Integer({
+        minimum: 1,
+        maximum: 2_592_000,
+        default: 86_400,
+        description: 'deadline of a task (dance takes execution_expires_after from the request)',
+      }),
+      concurrency: Type.Integer({
+        minimum: 1,
+        maximum: 1024,
+        default: 8,
+        description: 'jobs at a time per family',
+      }),
+      concurrency_by_family: Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 1024 }), {
+        default: {},
+      }),
+      lease_seconds: Type.Integer({ minimum: 2, maximum: 3600, default: 30 }),
+      poll_ms: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
+    },
+    { default: {} },
+  ),
+  callbacks: Closed(
+    {
+      timeout_ms: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+      backoff_seconds: Type.Array(Type.Number({ exclusiveMinimum: 0 }), {
+        minItems: 0,
+        default: [5, 30, 120, 600, 1800, 3600, 7200, 14_400, 28_800],
+        description: 'wait before each retry; its length is the number of retries',
+      }),
+      concurrency: Type.Integer({ minimum: 1, maximum: 1024, default: 16 }),
+      poll_ms: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
+    },
+    { default: {} },
+  ),
   blobs: Closed(
     {
       dir: Type.Optional(Type.String({ minLength: 1 })),

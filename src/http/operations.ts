@@ -13,6 +13,7 @@ import { badRequest, ServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { negotiate } from './accept.js';
 import { answerRetrieval } from '../tasks/retrieval.js';
+import { answerTask } from './task-requests.js';
 
 /** What the gates learned about a request, for the handler and the usage record. */
 export interface Caller {
@@ -78,20 +79,22 @@ async function validate(request: FastifyRequest) {
 }
 
 function handler(services: Services) {
-  return async (request: FastifyRequest) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller as Caller;
     const { operation, token } = caller;
     const body = request.body as Record<string, unknown>;
+    const kind = operation.kindOf?.(body) ?? operation.kind;
+    if (kind === 'task') return answerTask(services, request, reply, caller, body);
     const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
     const reservation = await services.credits.reserve(token.id, price);
     try {
-      const kind = operation.kindOf?.(body) ?? operation.kind;
       const controller = new AbortController();
-      request.raw.once('close', () => controller.abort());
+      // The response closing before it was written means the client left.
+      reply.raw.once('close', () => reply.raw.writableFinished || controller.abort());
       const answer =
         kind === 'retrieval'
           ? await answerRetrieval(services.tasks, token.id, operation.family, body)
-          : await services.providers.for(operation).handle({
+          : await services.providers.sync(operation)({
               operation,
               body,
               token,

@@ -34,6 +34,8 @@ export interface OutboundRequest {
   body?: string | Buffer;
   /** Refuses a response body larger than this many bytes. */
   maxBytes?: number;
+  /** A time limit for this request, below the guard's own. */
+  timeoutMs?: number;
 }
 
 export interface OutboundResponse {
@@ -108,7 +110,7 @@ export class OutboundGuard {
     let method = spec.method ?? 'GET';
     let body = spec.body;
     for (let hop = 0; ; hop += 1) {
-      const response = await this.send(url, method, spec.headers, body);
+      const response = await this.send(url, method, spec.headers, body, spec.timeoutMs);
       const location = response.headers.location;
       if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
         return {
@@ -133,21 +135,27 @@ export class OutboundGuard {
     }
   }
 
-  private async send(url: URL, method: string, headers?: Record<string, string>, body?: string | Buffer) {
+  private async send(
+    url: URL,
+    method: string,
+    headers?: Record<string, string>,
+    body?: string | Buffer,
+    timeoutMs = this.options.timeoutMs,
+  ) {
     try {
       return await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
         dispatcher: this.dispatcher,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       if (error instanceof OutboundRefused) throw error;
       if (cause instanceof OutboundRefused) throw cause;
       if ((error as Error).name === 'TimeoutError') {
-        throw new OutboundRefused(`did not answer within ${this.options.timeoutMs} ms`);
+        throw new OutboundRefused(`did not answer within ${timeoutMs} ms`);
       }
       throw new OutboundRefused(
         `could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,

@@ -6,34 +6,67 @@ import type { Family, MediaType, Operation } from '../contract/types.js';
 import type { Token } from '../accounts/tokens.js';
 import { ServiceError } from '../errors.js';
 
-/** One validated request handed to a capability. */
+/** One validated synchronous request handed to a capability. */
 export interface Call {
   operation: Operation;
   body: Record<string, unknown>;
   token: Token;
   traceId: string;
   accept: MediaType;
-  /** Aborted when the client goes away (sync calls may stop early; tasks go on). */
+  /** Aborted when the client goes away. */
   signal: AbortSignal;
 }
 
+/** What a task's engine sees while it runs: its input, its deadline, and the ways to report. */
+export interface Job {
+  taskId: string;
+  traceId: string;
+  operation: Operation;
+  /** The validated request body, secrets included. */
+  input: Record<string, unknown>;
+  /** 1 for the first run; more when an earlier worker died while running it. */
+  attempt: number;
+  /** Unix ms after which the task is expired. */
+  deadline: number;
+  /** Aborted at the deadline: stop work, the task is expired. */
+  signal: AbortSignal;
+  /** Publishes the engine's partial data; watchers receive it as a snapshot. */
+  progress(data: unknown): Promise<void>;
+  /** Stores a produced file and answers its public URL. */
+  saveFile(data: Buffer, extension: string): Promise<string>;
+  /** Reads an input URL of the request (data:, this service's /files/, or guarded http(s)). */
+  fetchInput(field: string, url: string, maxBytes: number): Promise<Buffer>;
+}
+
 export interface Capability {
-  /** Answers the response body of the operation. */
-  handle(call: Call): Promise<unknown>;
+  /** Answers a synchronous operation's response body. */
+  handle?(call: Call): Promise<unknown>;
+  /** Computes a task's result `data`; throws a ServiceError to fail it. */
+  run?(job: Job): Promise<unknown>;
 }
 
 export class Providers {
   constructor(private readonly capabilities: Partial<Record<Family, Capability>> = {}) {}
 
-  for(operation: Operation): Capability {
-    const capability = this.capabilities[operation.family];
-    if (!capability) {
-      throw new ServiceError(
-        'busy',
-        `no engine or channel serves ${operation.path} on this server; configure a channel for ` +
-          `"${operation.family}" or enable its local engine`,
-      );
-    }
-    return capability;
+  /** The handler of a synchronous operation, or 503 busy. */
+  sync(operation: Operation): (call: Call) => Promise<unknown> {
+    const handle = this.capabilities[operation.family]?.handle;
+    if (!handle) throw unserved(operation);
+    return handle.bind(this.capabilities[operation.family]);
   }
+
+  /** The engine of a task operation, or 503 busy. */
+  task(operation: Operation): (job: Job) => Promise<unknown> {
+    const run = this.capabilities[operation.family]?.run;
+    if (!run) throw unserved(operation);
+    return run.bind(this.capabilities[operation.family]);
+  }
+}
+
+function unserved(operation: Operation): ServiceError {
+  return new ServiceError(
+    'busy',
+    `no engine or channel serves ${operation.path} on this server; configure a channel for ` +
+      `"${operation.family}" or enable its local engine`,
+  );
 }

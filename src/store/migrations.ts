@@ -68,6 +68,61 @@ const migrations: Record<string, Migration> = {
       for (const table of ['tasks', 'usage', 'tokens']) await sql`drop table ${sql.table(table)}`.execute(db);
     },
   },
+  '0002_task_lifecycle': {
+    async up(db: Kysely<unknown>) {
+      const columns: [string, 'text' | 'bigint'][] = [
+        ['model', 'text'],
+        ['action', 'text'],
+        ['input', 'text'],
+        ['progress', 'text'],
+        ['error', 'text'],
+        ['deadline_at', 'bigint'],
+        ['updated_at', 'bigint'],
+        ['idempotency_key', 'text'],
+        ['request_hash', 'text'],
+        ['credits_state', 'text'],
+      ];
+      for (const [name, type] of columns) await db.schema.alterTable('tasks').addColumn(name, type).execute();
+      await db.schema
+        .createIndex('tasks_idempotency')
+        .on('tasks')
+        .columns(['token_id', 'idempotency_key'])
+        .unique()
+        .execute();
+      await db.schema
+        .createTable('jobs')
+        .addColumn('task_id', 'text', (c) => c.primaryKey())
+        .addColumn('family', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('run_at', 'bigint', (c) => c.notNull())
+        .addColumn('lease_until', 'bigint')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_due').on('jobs').columns(['family', 'state', 'run_at']).execute();
+      await db.schema
+        .createTable('deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('task_id', 'text', (c) => c.notNull())
+        .addColumn('token_id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_at', 'bigint', (c) => c.notNull())
+        .addColumn('lease_until', 'bigint')
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('deliveries_due').on('deliveries').columns(['state', 'next_at']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['deliveries', 'jobs']) await sql`drop table ${sql.table(table)}`.execute(db);
+      await db.schema.dropIndex('tasks_idempotency').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

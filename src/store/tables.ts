@@ -53,10 +53,56 @@ export interface TaskTable {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+  updated_at: number | null;
+  model: string | null;
+  action: string | null;
+  /** The full validated body the job runs with; cleared once the task is terminal. */
+  input: string | null;
+  /** The latest progress data an engine reported (JSON). */
+  progress: string | null;
+  /** `{code, message}` of a failed or expired task (JSON). */
+  error: string | null;
+  deadline_at: number | null;
+  idempotency_key: string | null;
+  /** SHA-256 of the body, to refuse an idempotency key reused with another request. */
+  request_hash: string | null;
+  /** reserved → settled | refunded, each move made once, with the terminal state. */
+  credits_state: string | null;
+}
+
+export interface JobTable {
+  task_id: string;
+  family: string;
+  /** ready | leased */
+  state: string;
+  run_at: number;
+  lease_until: number | null;
+  attempts: Generated<number>;
+  created_at: number;
+}
+
+export interface DeliveryTable {
+  /** Also the `webhook-id` header: stable across the retries of one delivery. */
+  id: string;
+  task_id: string;
+  token_id: string;
+  url: string;
+  body: string;
+  /** pending | sending | delivered | gone | failed */
+  state: string;
+  attempts: Generated<number>;
+  next_at: number;
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
 }
 
 export interface Database {
   tokens: TokenTable;
   usage: UsageTable;
   tasks: TaskTable;
+  jobs: JobTable;
+  deliveries: DeliveryTable;
 }

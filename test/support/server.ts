@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config/index.js';
-import { closeServices, openServices, type ServiceOptions, type Services } from '../../src/services.js';
+import {
+  closeServices,
+  openServices,
+  startWorkers,
+  type ServiceOptions,
+  type Services,
+} from '../../src/services.js';
 import { buildApp } from '../../src/http/app.js';
 import type { NewToken } from '../../src/accounts/tokens.js';
 
@@ -40,6 +46,7 @@ export async function startServer(
   });
   const services = await openServices(config, serviceOptions);
   const app = await buildApp(services);
+  await startWorkers(services);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   let counter = 0;
   return {

@@ -1,0 +1,93 @@
+/**
+ * Submitting a generation and answering it the way the client asked: at once with the task id
+ * (`callback_url` or `"async": true`), as an ndjson stream of snapshots (`accept:
+ * application/x-ndjson`), or, by default, by waiting for the result up to
+ * `limits.sync_wait_seconds` (then 504 with the task id; the task goes on).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { priceOf } from '../config/index.js';
+import { isErrorCode, ServiceError } from '../errors.js';
+import { OutboundRefused } from '../net/guard.js';
+import type { Services } from '../services.js';
+import type { Caller } from './operations.js';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
+    const rule = 'must be 1 to 255 visible ASCII characters, sent once';
+    throw new ServiceError('bad_request', `idempotency-key: ${rule}`, {
+      details: [{ field: 'idempotency-key', rule }],
+    });
+  }
+  return header;
+}
+
+/** Refuses at once a callback URL that can never be called (scheme, literal private address). */
+function checkCallback(services: Services, url: unknown): void {
+  if (typeof url !== 'string') return;
+  try {
+    services.guard.check(url);
+  } catch (error) {
+    if (!(error instanceof OutboundRefused)) throw error;
+    throw new ServiceError('bad_request', `callback_url: ${error.message}`, {
+      details: [{ field: 'callback_url', rule: error.message }],
+    });
+  }
+}
+
+function deadlineOf(services: Services, body: Record<string, unknown>): number {
+  const seconds =
+    typeof body.execution_expires_after === 'number'
+      ? body.execution_expires_after
+      : services.config.tasks.expires_seconds;
+  return Date.now() + seconds * 1000;
+}
+
+export async function answerTask(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<unknown> {
+  const { operation, token } = caller;
+  // Refused before anything is created or charged.
+  services.providers.task(operation);
+  const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
+  checkCallback(services, body.callback_url);
+  const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
+  const { task, created } = await services.taskStore.submit({
+    operation,
+    tokenId: token.id,
+    traceId: request.id,
+    body,
+    price,
+    deadlineMs: deadlineOf(services, body),
+    idempotencyKey,
+  });
+  if (created) await services.queue.enqueue(task.id, task.family);
+  caller.charged = created ? price : 0;
+
+  if (typeof body.callback_url === 'string' || body.async === true) {
+    return { success: true, task_id: task.id, trace_id: task.trace_id };
+  }
+  if (caller.accept === 'application/x-ndjson') {
+    return reply.type('application/x-ndjson').send(services.watch.stream(task.id));
+  }
+  const waitSeconds = services.config.limits.sync_wait_seconds;
+  const event = await services.watch.terminal(task.id, waitSeconds * 1000);
+  if (!event) {
+    throw new ServiceError(
+      'timeout',
+      `the task did not finish within ${waitSeconds} s; it goes on: retrieve it by its task_id`,
+      { taskId: task.id },
+    );
+  }
+  if (event.state === 'succeeded') return event.snapshot;
+  const error = event.snapshot.error as { code: string; message: string };
+  throw new ServiceError(isErrorCode(error.code) ? error.code : 'api_error', error.message, {
+    taskId: task.id,
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Runs tasks: takes jobs from the queue, moves each task to running, hands the engine its job
+ * (input, deadline, progress, files, guarded fetching) and moves the task to its terminal state
+ * with what came back. Every change is published to the task's watchers.
+ */
+import type { Logger } from 'pino';
+import { OPERATIONS } from '../contract/table.js';
+import { ServiceError } from '../errors.js';
+import type { Job, Providers } from '../providers/index.js';
+import type { Blobs } from '../store/blobs.js';
+import { fetchInput, type MediaSources } from '../net/media.js';
+import type { Queue, QueuedJob } from './queue.js';
+import type { TaskEvents } from './events.js';
+import { eventOf, type Outcome, type TaskRow, type TaskStore } from './store.js';
+
+/** A job whose worker died this many times is failed rather than tried again. */
+export const MAX_ATTEMPTS = 3;
+
+export const TASK_FAMILIES = [...new Set(OPERATIONS.filter((o) => o.kind === 'task').map((o) => o.family))];
+
+export interface RunnerOptions {
+  concurrency: (family: string) => number;
+  publicBaseUrl: string;
+}
+
+export class TaskRunner {
+  constructor(
+    private readonly store: TaskStore,
+    private readonly queue: Queue,
+    private readonly providers: () => Providers,
+    private readonly events: TaskEvents,
+    private readonly media: MediaSources & { blobs: Blobs },
+    private readonly log: Logger,
+    private readonly options: RunnerOptions,
+    /** Called after a task reached a terminal state (callbacks wake up). */
+    private readonly onFinished: (task: TaskRow) => void,
+  ) {}
+
+  /** Re-enqueues every live task (a restart left them), then starts the workers. */
+  async start(): Promise<void> {
+    for (const task of await this.store.live()) await this.queue.enqueue(task.id, task.family);
+    for (const family of TASK_FAMILIES) {
+      this.queue.consume(family, this.options.concurrency(family), (job) => this.run(job));
+    }
+  }
+
+  publish(task: TaskRow): void {
+    this.events.publish(eventOf(task));
+  }
+
+  private async finish(
+    task: TaskRow,
+    state: 'succeeded' | 'failed' | 'expired',
+    outcome: Outcome,
+  ): Promise<void> {
+    const finished = await this.store.finish(task.id, state, outcome);
+    if (!finished) return;
+    this.publish(finished);
+    this.onFinished(finished);
+  }
+
+  private async run(queued: QueuedJob): Promise<void> {
+    const task = await this.store.begin(queued.taskId);
+    if (!task) return;
+    this.publish(task);
+    const deadline = Number(task.deadline_at);
+    if (queued.attempt > MAX_ATTEMPTS) {
+      return this.finish(task, 'failed', {
+        error: {
+          code: 'api_error',
+          message: `the task's worker stopped ${MAX_ATTEMPTS} times; it was not run again`,
+        },
+      });
+    }
+    if (Date.now() >= deadline) return this.finish(task, 'expired', { error: expiredError(task) });
+    const operation = OPERATIONS.find((o) => o.path === task.operation);
+    let engine: (job: Job) => Promise<unknown>;
+    try {
+      if (!operation) throw new ServiceError('busy', `${task.operation} is not served by this version`);
+      engine = this.providers().task(operation);
+    } catch (error) {
+      return this.finish(task, 'failed', { error: errorOf(error) });
+    }
+    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const job = this.jobFor(task, queued, operation, deadline, signal);
+    try {
+      const data = await engine(job);
+      if (signal.aborted) return this.finish(task, 'expired', { error: expiredError(task) });
+      return this.finish(task, 'succeeded', { data });
+    } catch (error) {
+      if (signal.aborted) return this.finish(task, 'expired', { error: expiredError(task) });
+      if (!(error instanceof ServiceError)) {
+        this.log.error({ err: error, trace_id: task.trace_id, task_id: task.id }, 'engine fault');
+      }
+      return this.finish(task, 'failed', { error: errorOf(error, task.trace_id) });
+    }
+  }
+
+  private jobFor(
+    task: TaskRow,
+    queued: QueuedJob,
+    operation: Job['operation'],
+    deadline: number,
+    signal: AbortSignal,
+  ): Job {
+    return {
+      taskId: task.id,
+      traceId: task.trace_id,
+      operation,
+      input: JSON.parse(task.input ?? '{}') as Record<string, unknown>,
+      attempt: queued.attempt,
+      deadline,
+      signal,
+      progress: async (data) => {
+        const running = await this.store.progress(task.id, data);
+        if (running) this.publish(running);
+      },
+      saveFile: async (data, extension) =>
+        `${this.options.publicBaseUrl}/files/${await this.media.blobs.put(data, extension)}`,
+      fetchInput: (field, url, maxBytes) => fetchInput(this.media, field, url, maxBytes),
+    };
+  }
+}
+
+function expiredError(task: TaskRow): Outcome['error'] {
+  const seconds = Math.round((Number(task.deadline_at) - Number(task.created_at)) / 1000);
+  return { code: 'timeout', message: `the task did not finish within its ${seconds} s deadline` };
+}
+
+function errorOf(error: unknown, traceId?: string): NonNullable<Outcome['error']> {
+  if (error instanceof ServiceError) return { code: error.code, message: error.message };
+  return { code: 'api_error', message: `internal error; quote trace_id ${traceId ?? ''} when reporting it` };
+}

@@ -1,0 +1,231 @@
+/**
+ * The task lifecycle in the database. Submission creates the task and reserves its credits in
+ * one transaction; every later move is a compare-and-swap on the state, and the move into a
+ * terminal state settles or refunds the credits and queues the callback in the same transaction,
+ * so two workers can never both finish, charge, refund or call back one task.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { Db } from '../store/database.js';
+import type { Database, TaskTable } from '../store/tables.js';
+import type { Operation } from '../contract/types.js';
+import { ServiceError } from '../errors.js';
+import { giveCredits, takeCredits } from '../accounts/credits.js';
+import { redactRequest } from './redact.js';
+import { snapshot, storedResponse, type TaskView } from './shapes.js';
+import { isTerminal, type TaskState } from './states.js';
+import type { TaskEvent } from './events.js';
+
+export type TaskRow = Selectable<TaskTable>;
+
+export interface Submission {
+  operation: Operation;
+  tokenId: string;
+  traceId: string;
+  body: Record<string, unknown>;
+  price: number;
+  deadlineMs: number;
+  idempotencyKey?: string;
+}
+
+export interface Outcome {
+  data?: unknown;
+  error?: { code: string; message: string };
+}
+
+export function viewOf(row: TaskRow, data: unknown = undefined): TaskView {
+  const stored = row.response === null ? undefined : (JSON.parse(row.response) as Record<string, unknown>);
+  return {
+    id: row.id,
+    traceId: row.trace_id,
+    operation: row.operation,
+    state: row.state as TaskState,
+    request: JSON.parse(row.request) as Record<string, unknown>,
+    data: data ?? (row.progress === null ? stored?.data : JSON.parse(row.progress)),
+    error: row.error === null ? null : (JSON.parse(row.error) as TaskView['error']),
+  };
+}
+
+/** The event that tells watchers about the task's current state. */
+export function eventOf(row: TaskRow): TaskEvent {
+  return {
+    taskId: row.id,
+    state: row.state,
+    terminal: isTerminal(row.state),
+    snapshot: snapshot(viewOf(row)),
+  };
+}
+
+function hashOf(body: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+export class TaskStore {
+  constructor(private readonly db: Db) {}
+
+  get(id: string): Promise<TaskRow | undefined> {
+    return this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Creates the task, or finds the one an earlier request with the same idempotency key made. */
+  async submit(spec: Submission): Promise<{ task: TaskRow; created: boolean }> {
+    const requestHash = hashOf(spec.body);
+    return this.db.transaction().execute(async (trx) => {
+      if (spec.idempotencyKey !== undefined) {
+        const earlier = await trx
+          .selectFrom('tasks')
+          .selectAll()
+          .where('token_id', '=', spec.tokenId)
+          .where('idempotency_key', '=', spec.idempotencyKey)
+          .executeTakeFirst();
+        if (earlier) {
+          if (earlier.request_hash !== requestHash || earlier.operation !== spec.operation.path) {
+            throw new ServiceError(
+              'bad_request',
+              'idempotency-key: was already used with a different request',
+              {
+                details: [{ field: 'idempotency-key', rule: 'was already used with a different request' }],
+              },
+            );
+          }
+          return { task: earlier, created: false };
+        }
+      }
+      await takeCredits(trx, spec.tokenId, spec.price);
+      const now = Date.now();
+      const body = spec.body;
+      const row: TaskRow = {
+        id: randomUUID(),
+        token_id: spec.tokenId,
+        family: spec.operation.family,
+        operation: spec.operation.path,
+        trace_id: spec.traceId,
+        request: JSON.stringify(redactRequest(body)),
+        response: null,
+        state: 'queued',
+        credits: spec.price,
+        credits_state: spec.price > 0 ? 'reserved' : null,
+        callback_url: typeof body.callback_url === 'string' ? body.callback_url : null,
+        callback_state: typeof body.callback_url === 'string' ? 'waiting' : null,
+        callback_attempts: 0,
+        callback_last_status: null,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+        updated_at: now,
+        model: typeof body.model === 'string' ? body.model : null,
+        action: typeof body.action === 'string' ? body.action : null,
+        input: JSON.stringify(body),
+        progress: null,
+        error: null,
+        deadline_at: spec.deadlineMs,
+        idempotency_key: spec.idempotencyKey ?? null,
+        request_hash: requestHash,
+      };
+      await trx.insertInto('tasks').values(row).execute();
+      return { task: row, created: true };
+    });
+  }
+
+  /** queued → running (or running again after a worker died); undefined when already terminal. */
+  async begin(id: string): Promise<TaskRow | undefined> {
+    const now = Date.now();
+    return this.db
+      .updateTable('tasks')
+      .set({ state: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
+      .where('id', '=', id)
+      .where('state', 'in', ['queued', 'running'])
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Keeps the engine's latest progress data while the task runs. */
+  async progress(id: string, data: unknown): Promise<TaskRow | undefined> {
+    return this.db
+      .updateTable('tasks')
+      .set({ progress: JSON.stringify(data), updated_at: Date.now() })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /**
+   * Moves a live task to `state`, once. The winner of the move settles or refunds the credits and
+   * queues the callback; a loser (the task was already terminal) gets undefined and does nothing.
+   */
+  async finish(
+    id: string,
+    state: Exclude<TaskState, 'queued' | 'running'>,
+    outcome: Outcome,
+  ): Promise<TaskRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const live = await trx
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', id)
+        .where('state', 'in', ['queued', 'running'])
+        .executeTakeFirst();
+      if (!live) return undefined;
+      const now = Date.now();
+      const view = { ...viewOf(live, outcome.data), state, error: outcome.error ?? null };
+      const succeeded = state === 'succeeded';
+      const creditsState =
+        live.credits_state === 'reserved' ? (succeeded ? 'settled' : 'refunded') : live.credits_state;
+      const finished = await trx
+        .updateTable('tasks')
+        .set({
+          state,
+          response: JSON.stringify(storedResponse(view)),
+          error: outcome.error ? JSON.stringify(outcome.error) : null,
+          finished_at: now,
+          updated_at: now,
+          input: null,
+          progress: null,
+          credits_state: creditsState,
+          callback_state: live.callback_url ? 'pending' : null,
+        })
+        .where('id', '=', id)
+        .where('state', 'in', ['queued', 'running'])
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (creditsState === 'refunded') await giveCredits(trx, live.token_id, Number(live.credits));
+      if (live.callback_url) await queueCallback(trx, finished, snapshot(view), now);
+      return finished;
+    });
+  }
+
+  /** The live tasks, for re-enqueueing after a restart. */
+  async live(): Promise<{ id: string; family: string }[]> {
+    return this.db
+      .selectFrom('tasks')
+      .select(['id', 'family'])
+      .where('state', 'in', ['queued', 'running'])
+      .execute();
+  }
+}
+
+async function queueCallback(
+  trx: Transaction<Database>,
+  task: TaskRow,
+  body: Record<string, unknown>,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto('deliveries')
+    .values({
+      id: `msg_${randomUUID()}`,
+      task_id: task.id,
+      token_id: task.token_id,
+      url: task.callback_url as string,
+      body: JSON.stringify(body),
+      state: 'pending',
+      next_at: now,
+      lease_until: null,
+      last_status: null,
+      last_error: null,
+      created_at: now,
+      delivered_at: null,
+    })
+    .execute();
+}

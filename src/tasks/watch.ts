@@ -1,0 +1,62 @@
+/**
+ * The ways to watch a task other than polling: wait for its terminal state, or stream every
+ * snapshot as a line of ndjson. Both subscribe first and read the task second, so no change
+ * can slip between the two. A watcher that leaves only stops watching; the task goes on.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import type { TaskEvent, TaskEvents } from './events.js';
+import { eventOf, type TaskStore } from './store.js';
+
+export class TaskWatch {
+  constructor(
+    private readonly store: TaskStore,
+    private readonly events: TaskEvents,
+  ) {}
+
+  /** The task's terminal event, or undefined when `timeoutMs` passes first. */
+  terminal(taskId: string, timeoutMs: number): Promise<TaskEvent | undefined> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (event: TaskEvent | undefined) => {
+        if (settled) return;
+        settled = true;
+        unsubscribe();
+        clearTimeout(timer);
+        resolve(event);
+      };
+      const unsubscribe = this.events.subscribe(taskId, (event) => event.terminal && finish(event));
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      this.store.get(taskId).then((row) => {
+        if (row) {
+          const event = eventOf(row);
+          if (event.terminal) finish(event);
+        }
+      }, reject);
+    });
+  }
+
+  /** Every snapshot from now on, one JSON line each; ends after the terminal one. */
+  stream(taskId: string): Readable {
+    const out = new PassThrough();
+    let wrote = false;
+    const write = (event: TaskEvent) => {
+      if (out.writableEnded) return;
+      wrote = true;
+      out.write(`${JSON.stringify(event.snapshot)}\n`);
+      if (event.terminal) {
+        unsubscribe();
+        out.end();
+      }
+    };
+    const unsubscribe = this.events.subscribe(taskId, write);
+    out.once('close', unsubscribe);
+    this.store.get(taskId).then(
+      (row) => {
+        // An event that came first is at least as new as what the read saw.
+        if (row && !wrote) write(eventOf(row));
+      },
+      (error: unknown) => out.destroy(error as Error),
+    );
+    return out;
+  }
+}
