@@ -4,11 +4,11 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { freePort } from './support/server.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/switchyard');
@@ -18,14 +18,6 @@ writeFileSync(config, `data_dir: ${dir}\nlog:\n  level: warn\n`);
 
 const cli = async (...args: string[]) =>
   (await run(BIN, args, { env: { ...process.env, SWITCHYARD_CONFIG: '' } })).stdout;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe('switchyard token', () => {
   it('creates, lists and revokes tokens', async () => {

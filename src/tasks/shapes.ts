@@ -10,6 +10,7 @@ export interface TaskView {
   traceId: string;
   operation: string;
   state: TaskState;
+  createdAt: number;
   request: Record<string, unknown>;
   /** Engine data: the latest progress, or the result once succeeded. */
   data: unknown;
@@ -60,6 +61,20 @@ const WORDS: Record<string, Word> = {
   '/tune/vox': VOX,
 };
 
+/**
+ * Before an engine reports anything, one item stands for the task, so that every snapshot
+ * carries the state word where clients look for it.
+ */
+function placeholder(task: TaskView, word: Word): unknown {
+  if (word === VOX) return { id: task.id };
+  const model = typeof task.request.model === 'string' ? task.request.model : '';
+  if (word === DANCE) {
+    const seconds = Math.floor(task.createdAt / 1000);
+    return [{ id: task.id, model, created_at: seconds, updated_at: seconds }];
+  }
+  return [{ id: task.id, model, created_at: new Date(task.createdAt).toISOString() }];
+}
+
 /** Puts the family's state word on each item (an item's own word, set by its engine, wins). */
 function stamp(data: unknown, word: Word, state: TaskState): unknown {
   const value = word.words[state];
@@ -77,12 +92,11 @@ const TERMINAL_FAILURE: ReadonlySet<TaskState> = new Set(['failed', 'expired']);
 export function snapshot(task: TaskView): Record<string, unknown> {
   if (task.operation === '/qrart/tasks') return qrSnapshot(task);
   const word = WORDS[task.operation] ?? MEDIA;
-  const empty = word === VOX ? {} : [];
   const envelope: Record<string, unknown> = {
     success: !TERMINAL_FAILURE.has(task.state),
     task_id: task.id,
     trace_id: task.traceId,
-    data: stamp(task.data ?? empty, word, task.state),
+    data: stamp(task.data ?? placeholder(task, word), word, task.state),
   };
   if (task.error) envelope.error = task.error;
   return envelope;
@@ -112,4 +126,11 @@ function qrSnapshot(task: TaskView): Record<string, unknown> {
 export function storedResponse(task: TaskView): Record<string, unknown> {
   const final = snapshot(task);
   return task.operation === '/qrart/tasks' ? (final.response as Record<string, unknown>) : final;
+}
+
+/** The engine data inside a stored response (the inverse of `storedResponse`). */
+export function storedData(operation: string, stored: Record<string, unknown>): unknown {
+  if (operation !== '/qrart/tasks') return stored.data;
+  const { success: _success, ...data } = stored;
+  return data;
 }

@@ -12,7 +12,7 @@ import type { Operation } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
 import { giveCredits, takeCredits } from '../accounts/credits.js';
 import { redactRequest } from './redact.js';
-import { snapshot, storedResponse, type TaskView } from './shapes.js';
+import { snapshot, storedData, storedResponse, type TaskView } from './shapes.js';
 import { isTerminal, type TaskState } from './states.js';
 import type { TaskEvent } from './events.js';
 
@@ -40,8 +40,11 @@ export function viewOf(row: TaskRow, data: unknown = undefined): TaskView {
     traceId: row.trace_id,
     operation: row.operation,
     state: row.state as TaskState,
+    createdAt: Number(row.created_at),
     request: JSON.parse(row.request) as Record<string, unknown>,
-    data: data ?? (row.progress === null ? stored?.data : JSON.parse(row.progress)),
+    data:
+      data ??
+      (row.progress !== null ? JSON.parse(row.progress) : stored && storedData(row.operation, stored)),
     error: row.error === null ? null : (JSON.parse(row.error) as TaskView['error']),
   };
 }
@@ -69,6 +72,16 @@ export class TaskStore {
 
   /** Creates the task, or finds the one an earlier request with the same idempotency key made. */
   async submit(spec: Submission): Promise<{ task: TaskRow; created: boolean }> {
+    try {
+      return await this.trySubmit(spec);
+    } catch (error) {
+      // Two requests with one key racing: the unique index let one insert; the other reads it.
+      if (spec.idempotencyKey === undefined || error instanceof ServiceError) throw error;
+      return this.trySubmit(spec);
+    }
+  }
+
+  private async trySubmit(spec: Submission): Promise<{ task: TaskRow; created: boolean }> {
     const requestHash = hashOf(spec.body);
     return this.db.transaction().execute(async (trx) => {
       if (spec.idempotencyKey !== undefined) {

@@ -3,6 +3,7 @@
  * a fresh data directory, and offers tokens and an HTTP client against it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +26,14 @@ export interface TestServer {
   /** A new token, unlimited unless `spec` says otherwise. */
   token(spec?: Partial<NewToken>): Promise<string>;
   post(path: string, body: unknown, token?: string, headers?: Record<string, string>): Promise<Answer>;
+  /** The raw response, for streams and aborts. */
+  send(
+    path: string,
+    body: unknown,
+    token: string,
+    headers?: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -35,19 +44,29 @@ export interface Answer {
   text: string;
 }
 
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startServer(
   overrides: Record<string, unknown> = {},
   serviceOptions: ServiceOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+  // The port is chosen before the configuration, so that file URLs name the real address.
+  const port = await freePort();
   const config = loadConfig({
     env: {},
-    overrides: { port: 0, data_dir: dataDir, 'log.level': 'silent', 'tokens.cache_ms': 300, ...overrides },
+    overrides: { port, data_dir: dataDir, 'log.level': 'silent', 'tokens.cache_ms': 300, ...overrides },
   });
   const services = await openServices(config, serviceOptions);
   const app = await buildApp(services);
   await startWorkers(services);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port, host: '127.0.0.1' });
   let counter = 0;
   return {
     url: address,
@@ -58,6 +77,14 @@ export async function startServer(
       counter += 1;
       const { secret } = await services.tokens.create({ name: `test-${counter}`, ...spec });
       return secret;
+    },
+    send(path, body, token, headers = {}, signal) {
+      return fetch(`${address}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+        body: JSON.stringify(body),
+        signal,
+      });
     },
     async post(path, body, token, headers = {}) {
       const response = await fetch(`${address}${path}`, {
