@@ -45,7 +45,13 @@ beforeAll(async () => {
       verified = false;
     }
     const path = req.url ?? '';
-    received.push({ path, id: String(req.headers['webhook-id']), body: JSON.parse(text), verified, at: Date.now() });
+    received.push({
+      path,
+      id: String(req.headers['webhook-id']),
+      body: JSON.parse(text),
+      verified,
+      at: Date.now(),
+    });
     const count = received.filter((r) => r.path === path).length;
     const plan = replies.get(path.split('?')[0] ?? '') ?? [200];
     const status = plan[Math.min(count - 1, plan.length - 1)] ?? 200;
@@ -73,13 +79,23 @@ afterAll(async () => {
 });
 
 async function submit(path: string, prompt = 'sleep=10'): Promise<string> {
-  const answer = await server.post('/tune/audios', { action: 'generate', prompt, callback_url: `${base}${path}` }, token);
+  const answer = await server.post(
+    '/tune/audios',
+    { action: 'generate', prompt, callback_url: `${base}${path}` },
+    token,
+  );
   expect(answer.body).toMatchObject({ success: true, task_id: expect.any(String) });
   return answer.body.task_id as string;
 }
 
 async function settled(id: string, state: string) {
-  return pollTask(server, 'tune', id, token, (t) => (t.callback as { state?: string } | undefined)?.state === state);
+  return pollTask(
+    server,
+    'tune',
+    id,
+    token,
+    (t) => (t.callback as { state?: string } | undefined)?.state === state,
+  );
 }
 
 describe('callbacks', () => {
