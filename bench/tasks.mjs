@@ -1,0 +1,99 @@
+// Task throughput: tasks per second from submission to terminal state (each request waits for
+// its task), with an instant engine, at 1, 8 and 64 concurrent clients; then callbacks delivered
+// per second to a receiver on loopback; then the server's memory.
+// Usage: node bench/tasks.mjs [--duration 10] [--callbacks 5000]
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, totalmem } from 'node:os';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, callbacks: { type: 'string', default: '5000' } },
+});
+const duration = Number(values.duration);
+const callbackCount = Number(values.callbacks);
+
+async function freePort() {
+  const probe = createServer();
+  await new Promise((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address();
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+const child = spawn(process.execPath, [new URL('./tasks-server.mjs', import.meta.url).pathname, String(await freePort())], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const { url, token } = JSON.parse(await new Promise((r) => createInterface({ input: child.stdout }).once('line', r)));
+const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const waitBody = JSON.stringify({ action: 'generate', prompt: 'an instant song' });
+
+const rows = [];
+await autocannon({ url: `${url}/tune/audios`, method: 'POST', headers, body: waitBody, connections: 8, duration: 2 });
+for (const connections of [1, 8, 64]) {
+  const result = await autocannon({ url: `${url}/tune/audios`, method: 'POST', headers, body: waitBody, connections, duration });
+  rows.push({
+    clients: connections,
+    tasks_per_second: Math.round(result.requests.average),
+    completed: result.requests.total,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  });
+}
+
+// Callbacks: submit with callback_url, measure until the last one arrives.
+let received = 0;
+let lastAt = 0;
+let firstAt = 0;
+let allArrived;
+const arrived = new Promise((r) => (allArrived = r));
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received += 1;
+    lastAt = performance.now();
+    res.writeHead(200).end();
+    if (received === callbackCount) allArrived();
+  });
+});
+await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+const callbackUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+const callbackBody = JSON.stringify({ action: 'generate', prompt: 'an instant song', callback_url: callbackUrl });
+firstAt = performance.now();
+await autocannon({ url: `${url}/tune/audios`, method: 'POST', headers, body: callbackBody, connections: 64, amount: callbackCount });
+await Promise.race([arrived, new Promise((r) => setTimeout(r, 120_000))]);
+const callbacks = {
+  submitted: callbackCount,
+  delivered: received,
+  per_second: Math.round(received / ((lastAt - firstAt) / 1000)),
+};
+receiver.close();
+
+const metrics = await (await fetch(`${url}/metrics`)).text();
+const rss = Number(/switchyard_process_resident_memory_bytes (\d+)/.exec(metrics)?.[1] ?? 0);
+child.kill();
+
+const report = {
+  benchmark: 'tasks',
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
+  settings: { duration_s: duration, engine: 'instant', store: 'embedded (SQLite)' },
+  waiting: rows,
+  callbacks,
+  server_rss_mib: Math.round(rss / 2 ** 20),
+};
+console.log(`machine: ${report.machine.cpus} × ${report.machine.cpu}, node ${report.machine.node}; embedded store`);
+console.log('clients   tasks/s   p50 ms   p99 ms   failures   (submission to terminal, waiting)');
+for (const r of rows) {
+  const cells = [r.clients, r.tasks_per_second, r.p50_ms, r.p99_ms, r.failures].map(String);
+  const widths = [7, 10, 9, 9, 11];
+  console.log(cells.map((c, i) => c.padStart(widths[i])).join(''));
+}
+console.log(`callbacks: ${callbacks.delivered}/${callbacks.submitted} delivered, ${callbacks.per_second}/s`);
+console.log(`server memory at the end: ${report.server_rss_mib} MiB`);
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./results/tasks.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
