@@ -14,6 +14,7 @@ import { MemoryLimiter, type Limiter } from './accounts/limiter.js';
 import { TaskRecords } from './tasks/records.js';
 import { TaskStore } from './tasks/store.js';
 import { SqliteQueue } from './tasks/sqlite-queue.js';
+import type { Queue } from './tasks/queue.js';
 import { MemoryTaskEvents, type TaskEvents } from './tasks/events.js';
 import { TaskWatch } from './tasks/watch.js';
 import { TaskRunner } from './tasks/runner.js';
@@ -34,7 +35,7 @@ export interface Services {
   limiter: Limiter;
   tasks: TaskRecords;
   taskStore: TaskStore;
-  queue: SqliteQueue;
+  queue: Queue;
   events: TaskEvents;
   watch: TaskWatch;
   runner: TaskRunner;

@@ -16,6 +16,11 @@ export interface QueuedJob {
 export type JobHandler = (job: QueuedJob) => Promise<void>;
 
 export interface Queue {
+  /**
+   * Takes back the jobs that dead processes left, before consuming: the embedded queue lapses
+   * every lease (no other process can hold one); a shared queue relies on lapsed leases alone.
+   */
+  recover(): Promise<void>;
   enqueue(taskId: string, family: string): Promise<void>;
   consume(family: string, concurrency: number, handler: JobHandler): void;
   /** Stops taking jobs and waits for the running handlers. */

@@ -29,13 +29,12 @@ export class SqliteQueue implements Queue {
   }
 
   /** Lapses every lease: the process that held them is gone. */
-  async recover(): Promise<number> {
-    const result = await this.db
+  async recover(): Promise<void> {
+    await this.db
       .updateTable('jobs')
       .set({ state: 'ready', lease_until: null })
       .where('state', '=', 'leased')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .execute();
   }
 
   async enqueue(taskId: string, family: string): Promise<void> {
