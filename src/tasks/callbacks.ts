@@ -4,13 +4,13 @@
  * until a 2xx answer (delivered), a 410 (gone: the receiver asks us to stop), or the end of the
  * backoff schedule (failed). Deliveries live in the database, so retries survive a restart.
  */
-import { EventEmitter } from 'node:events';
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../store/database.js';
 import type { DeliveryTable } from '../store/tables.js';
 import type { OutboundGuard } from '../net/guard.js';
+import { Pump } from './pump.js';
 
 type Delivery = Selectable<DeliveryTable>;
 
@@ -31,16 +31,23 @@ interface Attempt {
 const jitter = () => 0.8 + Math.random() * 0.4;
 
 export class CallbackDeliveries {
-  private readonly wakeups = new EventEmitter();
-  private running: Promise<void> | undefined;
-  private closed = false;
+  private readonly pump: Pump<Delivery>;
 
   constructor(
     private readonly db: Db,
     private readonly guard: OutboundGuard,
     private readonly options: CallbackOptions,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.pump = new Pump({
+      concurrency: options.concurrency,
+      pollMs: options.pollMs,
+      claim: (max) => this.claim(max),
+      work: (delivery) => this.deliver(delivery),
+      key: (delivery) => delivery.id,
+      onError: (error) => log.error({ err: error }, 'callback delivery fault'),
+    });
+  }
 
   /** Hands back deliveries a dead process was sending, then delivers until closed. */
   async start(): Promise<void> {
@@ -49,17 +56,15 @@ export class CallbackDeliveries {
       .set({ state: 'pending', lease_until: null })
       .where('state', '=', 'sending')
       .execute();
-    this.running = this.loop();
+    this.pump.start();
   }
 
   wake(): void {
-    this.wakeups.emit('wake');
+    this.pump.wake();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    this.wake();
-    await this.running;
+  close(): Promise<void> {
+    return this.pump.close();
   }
 
   private async claim(max: number): Promise<Delivery[]> {
@@ -81,37 +86,6 @@ export class CallbackDeliveries {
       .where('id', 'in', due)
       .returningAll()
       .execute();
-  }
-
-  private async loop(): Promise<void> {
-    const inFlight = new Set<Promise<void>>();
-    while (!this.closed) {
-      let wake!: () => void;
-      const sleep = new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, this.options.pollMs).unref();
-      });
-      this.wakeups.once('wake', wake);
-      const free = this.options.concurrency - inFlight.size;
-      const batch = free > 0 ? await this.claim(free).catch((error: unknown) => this.failed(error)) : [];
-      for (const delivery of batch) {
-        const sending: Promise<void> = this.deliver(delivery)
-          .catch((error: unknown) => void this.failed(error))
-          .finally(() => {
-            inFlight.delete(sending);
-            this.wake();
-          });
-        inFlight.add(sending);
-      }
-      if (batch.length === 0 || inFlight.size >= this.options.concurrency) await sleep;
-      this.wakeups.off('wake', wake);
-    }
-    await Promise.all(inFlight);
-  }
-
-  private failed(error: unknown): [] {
-    this.log.error({ err: error }, 'callback delivery fault');
-    return [];
   }
 
   private async secretOf(tokenId: string): Promise<string | undefined> {

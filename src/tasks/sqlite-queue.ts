@@ -1,6 +1,7 @@
 /**
- * The embedded queue: a job table with leases. A consumer claims due jobs in one statement,
- * renews the leases of the jobs it runs (heartbeat), and deletes a job when its handler returns.
+ * The embedded queue: a job table with leases. A consumer (a `Pump` per family) claims due jobs
+ * in one statement, renews the leases of the jobs it runs (heartbeat), and deletes a job when its
+ * handler returns.
  * A lease that lapses means the worker died: the job is claimed again. At start every lease is
  * lapsed at once, since in the embedded mode no other process can hold one.
  */
@@ -8,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { JobHandler, Queue, QueuedJob } from './queue.js';
+import { Pump } from './pump.js';
 
 export interface SqliteQueueOptions {
   leaseMs: number;
@@ -18,8 +20,7 @@ export interface SqliteQueueOptions {
 
 export class SqliteQueue implements Queue {
   private readonly wakeups = new EventEmitter();
-  private readonly consumers: Promise<void>[] = [];
-  private closed = false;
+  private readonly pumps: { pump: Pump<QueuedJob>; heartbeat: NodeJS.Timeout }[] = [];
 
   constructor(
     private readonly db: Db,
@@ -54,7 +55,31 @@ export class SqliteQueue implements Queue {
   }
 
   consume(family: string, concurrency: number, handler: JobHandler): void {
-    this.consumers.push(this.loop(family, concurrency, handler));
+    const pump = new Pump<QueuedJob>({
+      concurrency,
+      pollMs: this.options.pollMs,
+      claim: (max) => this.claim(family, max),
+      work: async (job) => {
+        await handler(job);
+        await this.db.deleteFrom('jobs').where('task_id', '=', job.taskId).execute();
+      },
+      key: (job) => job.taskId,
+      onError: this.options.onError,
+    });
+    // Renews the leases of the jobs in hand; a worker that stops renewing has died.
+    const heartbeat = setInterval(() => {
+      const held = pump.keys();
+      if (held.length === 0) return;
+      this.db
+        .updateTable('jobs')
+        .set({ lease_until: Date.now() + this.options.leaseMs })
+        .where('task_id', 'in', held)
+        .execute()
+        .catch(this.options.onError);
+    }, this.options.leaseMs / 3);
+    this.wakeups.on(family, () => pump.wake());
+    this.pumps.push({ pump, heartbeat });
+    pump.start();
   }
 
   private async claim(family: string, max: number): Promise<QueuedJob[]> {
@@ -80,59 +105,9 @@ export class SqliteQueue implements Queue {
     return rows.map((r) => ({ taskId: r.task_id, attempt: Number(r.attempts) }));
   }
 
-  private async loop(family: string, concurrency: number, handler: JobHandler): Promise<void> {
-    const running = new Map<string, Promise<void>>();
-    let wake: () => void = () => {};
-    const onWake = () => wake();
-    this.wakeups.on(family, onWake);
-    const heartbeat = setInterval(() => {
-      if (running.size === 0) return;
-      this.db
-        .updateTable('jobs')
-        .set({ lease_until: Date.now() + this.options.leaseMs })
-        .where('task_id', 'in', [...running.keys()])
-        .execute()
-        .catch(this.options.onError);
-    }, this.options.leaseMs / 3);
-    try {
-      while (!this.closed) {
-        const sleep = new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, this.options.pollMs).unref();
-        });
-        let claimed: QueuedJob[] = [];
-        if (running.size < concurrency) {
-          claimed = await this.claim(family, concurrency - running.size).catch((error: unknown) => {
-            this.options.onError(error);
-            return [];
-          });
-        }
-        for (const job of claimed) {
-          const run = handler(job)
-            .then(() => this.db.deleteFrom('jobs').where('task_id', '=', job.taskId).execute())
-            .catch(this.options.onError)
-            .finally(() => {
-              running.delete(job.taskId);
-              wake();
-            });
-          running.set(
-            job.taskId,
-            run.then(() => undefined),
-          );
-        }
-        // A full batch may mean more are due: look again at once.
-        if (claimed.length === 0 || running.size >= concurrency) await sleep;
-      }
-      await Promise.all(running.values());
-    } finally {
-      clearInterval(heartbeat);
-      this.wakeups.off(family, onWake);
-    }
-  }
-
   async close(): Promise<void> {
-    this.closed = true;
-    this.wakeups.eventNames().forEach((name) => this.wakeups.emit(name));
-    await Promise.all(this.consumers);
+    await Promise.all(this.pumps.map(({ pump }) => pump.close()));
+    for (const { heartbeat } of this.pumps) clearInterval(heartbeat);
+    this.wakeups.removeAllListeners();
   }
 }
