@@ -12,7 +12,14 @@ import { Providers } from '../dist/providers/index.js';
 
 const instant = {
   async run(job) {
-    return [{ id: randomUUID(), model: String(job.input.model), title: 'instant', created_at: new Date().toISOString() }];
+    return [
+      {
+        id: randomUUID(),
+        model: String(job.input.model),
+        title: 'instant',
+        created_at: new Date().toISOString(),
+      },
+    ];
   },
 };
 

@@ -24,17 +24,37 @@ async function freePort() {
   return port;
 }
 
-const child = spawn(process.execPath, [new URL('./tasks-server.mjs', import.meta.url).pathname, String(await freePort())], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const { url, token } = JSON.parse(await new Promise((r) => createInterface({ input: child.stdout }).once('line', r)));
+const child = spawn(
+  process.execPath,
+  [new URL('./tasks-server.mjs', import.meta.url).pathname, String(await freePort())],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const { url, token } = JSON.parse(
+  await new Promise((r) => createInterface({ input: child.stdout }).once('line', r)),
+);
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const waitBody = JSON.stringify({ action: 'generate', prompt: 'an instant song' });
 
 const rows = [];
-await autocannon({ url: `${url}/tune/audios`, method: 'POST', headers, body: waitBody, connections: 8, duration: 2 });
+await autocannon({
+  url: `${url}/tune/audios`,
+  method: 'POST',
+  headers,
+  body: waitBody,
+  connections: 8,
+  duration: 2,
+});
 for (const connections of [1, 8, 64]) {
-  const result = await autocannon({ url: `${url}/tune/audios`, method: 'POST', headers, body: waitBody, connections, duration });
+  const result = await autocannon({
+    url: `${url}/tune/audios`,
+    method: 'POST',
+    headers,
+    body: waitBody,
+    connections,
+    duration,
+  });
   rows.push({
     clients: connections,
     tasks_per_second: Math.round(result.requests.average),
@@ -62,9 +82,20 @@ const receiver = createServer((req, res) => {
 });
 await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const callbackUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
-const callbackBody = JSON.stringify({ action: 'generate', prompt: 'an instant song', callback_url: callbackUrl });
+const callbackBody = JSON.stringify({
+  action: 'generate',
+  prompt: 'an instant song',
+  callback_url: callbackUrl,
+});
 firstAt = performance.now();
-await autocannon({ url: `${url}/tune/audios`, method: 'POST', headers, body: callbackBody, connections: 64, amount: callbackCount });
+await autocannon({
+  url: `${url}/tune/audios`,
+  method: 'POST',
+  headers,
+  body: callbackBody,
+  connections: 64,
+  amount: callbackCount,
+});
 await Promise.race([arrived, new Promise((r) => setTimeout(r, 120_000))]);
 const callbacks = {
   submitted: callbackCount,
@@ -80,13 +111,20 @@ child.kill();
 const report = {
   benchmark: 'tasks',
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gib: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  },
   settings: { duration_s: duration, engine: 'instant', store: 'embedded (SQLite)' },
   waiting: rows,
   callbacks,
   server_rss_mib: Math.round(rss / 2 ** 20),
 };
-console.log(`machine: ${report.machine.cpus} × ${report.machine.cpu}, node ${report.machine.node}; embedded store`);
+console.log(
+  `machine: ${report.machine.cpus} × ${report.machine.cpu}, node ${report.machine.node}; embedded store`,
+);
 console.log('clients   tasks/s   p50 ms   p99 ms   failures   (submission to terminal, waiting)');
 for (const r of rows) {
   const cells = [r.clients, r.tasks_per_second, r.p50_ms, r.p99_ms, r.failures].map(String);
