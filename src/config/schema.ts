@@ -106,9 +106,47 @@ export const ConfigSchema = Closed({
     },
     { default: {} },
   ),
+  redis: Closed(
+    {
+      url: Type.Optional(
+        PatternString('^rediss?://', 'must be a redis:// or rediss:// URL', {
+          description: 'when set: the task queue (BullMQ), rate limits and task events live in Redis',
+        }),
+      ),
+      prefix: PatternString('^[A-Za-z0-9_.-]{1,64}$', 'must be 1 to 64 letters, digits, _ . or -', {
+        default: 'switchyard',
+        description: 'keeps deployments that share one Redis apart',
+      }),
+    },
+    { default: {} },
+  ),
+  workers: Closed(
+    {
+      embedded: Type.Boolean({
+        default: true,
+        description: 'run task workers in the API process; false for API nodes that only accept and watch',
+      }),
+    },
+    { default: {} },
+  ),
   blobs: Closed(
     {
       dir: Type.Optional(Type.String({ minLength: 1 })),
+      s3: Type.Optional(
+        Closed({
+          bucket: Type.String({ minLength: 3, maxLength: 63 }),
+          region: Type.String({ minLength: 1, default: 'us-east-1' }),
+          endpoint: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
+          access_key_id: Type.Optional(Type.String({ minLength: 1 })),
+          secret_access_key: Type.Optional(Type.String({ minLength: 1 })),
+          force_path_style: Type.Boolean({ default: false }),
+          files: StringEnum(['proxy', 'redirect'] as const, {
+            default: 'proxy',
+            description: '/files/ streams the object (proxy) or redirects to a presigned URL (redirect)',
+          }),
+          presign_seconds: Type.Integer({ minimum: 1, maximum: 604_800, default: 900 }),
+        }),
+      ),
       retention_days: Type.Number({ minimum: 0, default: 30, description: '0 keeps files forever' }),
     },
     { default: {} },

@@ -64,7 +64,7 @@ export function registerFiles(app: FastifyInstance, blobs: Blobs): void {
       reply.header('content-length', String(length));
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.size}`);
       if (request.method === 'HEAD') return reply.send();
-      return reply.send(blobs.read(request.params.key, range));
+      return reply.send(await blobs.read(request.params.key, range));
     },
   });
 }

@@ -46,7 +46,7 @@ async function readOwnFile(
   if (!info) throw bad(field, 'names a file of this service that does not exist');
   if (info.size > maxBytes) throw tooLarge(field, maxBytes);
   const chunks: Buffer[] = [];
-  for await (const chunk of sources.blobs.read(key)) chunks.push(chunk as Buffer);
+  for await (const chunk of await sources.blobs.read(key)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 

@@ -40,7 +40,12 @@ export interface Blobs {
   put(data: Buffer, extension: string): Promise<string>;
   stat(key: string): Promise<BlobInfo | undefined>;
   /** A stream of bytes `start`..`end` inclusive (the whole blob when absent). */
-  read(key: string, range?: { start: number; end: number }): Readable;
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /**
+   * Where a client can fetch the blob directly (a presigned URL of an object store), when the
+   * store prefers that to being proxied; undefined to serve it through `/files/`.
+   */
+  directUrl(key: string): Promise<string | undefined>;
   /** Removes blobs older than `maxAgeMs`; answers how many. */
   sweep(maxAgeMs: number): Promise<number>;
 }
@@ -75,9 +80,13 @@ export class DirectoryBlobs implements Blobs {
     }
   }
 
-  read(key: string, range?: { start: number; end: number }): Readable {
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
     if (!isBlobKey(key)) throw new Error('not a blob key');
     return createReadStream(join(this.dir, key), range);
+  }
+
+  async directUrl(): Promise<undefined> {
+    return undefined;
   }
 
   async sweep(maxAgeMs: number): Promise<number> {
