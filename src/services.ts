@@ -6,16 +6,21 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
 import { openDatabase, type Db } from './store/database.js';
-import { DirectoryBlobs, type Blobs } from './store/blobs.js';
+import type { Blobs } from './store/blobs.js';
+import { openBlobs } from './store/open-blobs.js';
 import { Tokens } from './accounts/tokens.js';
 import { Credits } from './accounts/credits.js';
 import { Usage } from './accounts/usage.js';
 import { MemoryLimiter, type Limiter } from './accounts/limiter.js';
 import { TaskRecords } from './tasks/records.js';
 import { TaskStore } from './tasks/store.js';
+import { Redis } from 'ioredis';
 import { SqliteQueue } from './tasks/sqlite-queue.js';
+import { BullmqQueue } from './tasks/bullmq-queue.js';
 import type { Queue } from './tasks/queue.js';
 import { MemoryTaskEvents, type TaskEvents } from './tasks/events.js';
+import { RedisTaskEvents } from './tasks/redis-events.js';
+import { RedisLimiter } from './accounts/redis-limiter.js';
 import { TaskWatch } from './tasks/watch.js';
 import { TaskRunner } from './tasks/runner.js';
 import { CallbackDeliveries } from './tasks/callbacks.js';
@@ -43,6 +48,8 @@ export interface Services {
   providers: Providers;
   guard: OutboundGuard;
   metrics: Metrics;
+  /** The Redis connections of the distributed mode (none in the embedded mode). */
+  redis: Redis[];
 }
 
 export interface ServiceOptions {
@@ -56,8 +63,8 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const log = options.logStream
     ? pino({ level: config.log.level }, options.logStream)
     : pino({ level: config.log.level });
-  const db = await openDatabase(config.database.url);
-  const blobs = new DirectoryBlobs(config.blobs.dir);
+  const db = await openDatabase(config.database.url, config.database.pool_size);
+  const blobs = openBlobs(config.blobs);
   const guard = new OutboundGuard({
     policy: addressPolicy({
       allowPrivate: config.outbound.allow_private,
@@ -68,12 +75,17 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   });
   const onError = (what: string) => (error: unknown) => log.error({ err: error }, what);
   const taskStore = new TaskStore(db);
-  const events = new MemoryTaskEvents();
-  const queue = new SqliteQueue(db, {
-    leaseMs: config.tasks.lease_seconds * 1000,
-    pollMs: config.tasks.poll_ms,
-    onError: onError('task queue fault'),
-  });
+  const shared = config.redis.url
+    ? await openShared(config, config.redis.url, onError('task queue fault'))
+    : undefined;
+  const events = shared?.events ?? new MemoryTaskEvents();
+  const queue =
+    shared?.queue ??
+    new SqliteQueue(db, {
+      leaseMs: config.tasks.lease_seconds * 1000,
+      pollMs: config.tasks.poll_ms,
+      onError: onError('task queue fault'),
+    });
   const callbacks = new CallbackDeliveries(
     db,
     guard,
@@ -106,7 +118,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     tokens: new Tokens(db, config.tokens.cache_ms),
     credits: new Credits(db),
     usage: new Usage(db, onError('usage records not written')),
-    limiter: new MemoryLimiter(),
+    limiter: shared?.limiter ?? new MemoryLimiter(),
     tasks: new TaskRecords(db),
     taskStore,
     queue,
@@ -117,21 +129,42 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     providers: options.providers ?? new Providers(),
     guard,
     metrics: new Metrics(),
+    redis: shared?.connections ?? [],
   };
   return services;
+}
+
+/** The distributed mode's queue, events and limiter, all in one Redis. */
+async function openShared(config: Config, url: string, onError: (error: unknown) => void) {
+  // BullMQ's workers block on Redis: a command must wait for a reconnection rather than fail.
+  const main = new Redis(url, { maxRetriesPerRequest: null });
+  const subscriber = main.duplicate();
+  main.on('error', onError);
+  subscriber.on('error', onError);
+  const prefix = config.redis.prefix;
+  return {
+    connections: [main, subscriber],
+    events: await RedisTaskEvents.open(main, subscriber, prefix),
+    queue: new BullmqQueue({ connection: main, prefix, leaseMs: config.tasks.lease_seconds * 1000, onError }),
+    // A slot outlives the longest request that can hold it, so a dead node's slots come free.
+    limiter: new RedisLimiter(main, prefix, (config.limits.sync_wait_seconds + 60) * 1000),
+  };
 }
 
 /** Starts the task workers and callback deliveries, after recovering what a crash left behind. */
 export async function startWorkers(services: Services): Promise<void> {
   await services.queue.recover();
   await services.runner.start();
-  await services.callbacks.start();
+  services.callbacks.start();
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.queue.close();
   await services.callbacks.close();
   await services.usage.flush();
+  await services.limiter.close();
+  await Promise.all(services.redis.map((connection) => connection.quit().catch(() => undefined)));
   await services.guard.close();
+  await services.blobs.close();
   await services.db.destroy();
 }

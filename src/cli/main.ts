@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { ConfigError } from '../config/index.js';
-import { serve } from './serve.js';
+import { serve, work } from './serve.js';
 import { tokenCommands } from './token.js';
 
 const program = new Command('switchyard')
@@ -23,6 +23,12 @@ program
   .option('--host <host>', 'address to listen on')
   .option('--data-dir <dir>', 'where the database and files live')
   .action(serve);
+
+program
+  .command('worker')
+  .description('run task workers and callback deliveries only (needs redis.url)')
+  .addOption(configOption())
+  .action(work);
 
 program.addCommand(tokenCommands(configOption));
 

@@ -1,7 +1,11 @@
-/** `switchyard serve`: opens the services, listens, and shuts down cleanly on SIGINT/SIGTERM. */
+/**
+ * `switchyard serve`: opens the services, listens, runs the task workers too unless
+ * `workers.embedded` is false, and shuts down cleanly on SIGINT/SIGTERM.
+ */
 import { loadConfig } from '../config/index.js';
-import { closeServices, openServices, startWorkers } from '../services.js';
+import { closeServices, openServices, startWorkers, type Services } from '../services.js';
 import { buildApp } from '../http/app.js';
+import { stopOnSignals } from './lifecycle.js';
 
 const HOUR = 3_600_000;
 
@@ -12,6 +16,18 @@ export interface ServeFlags {
   dataDir?: string;
 }
 
+/** Removes produced files past their retention, hourly; answers the timer to clear. */
+function sweepFiles(services: Services): NodeJS.Timeout | undefined {
+  const retentionMs = services.config.blobs.retention_days * 24 * HOUR;
+  if (retentionMs <= 0) return undefined;
+  const sweep = async () => {
+    const removed = await services.blobs.sweep(retentionMs);
+    if (removed > 0) services.log.info({ removed }, 'expired files removed');
+  };
+  void sweep();
+  return setInterval(() => void sweep(), HOUR).unref();
+}
+
 export async function serve(flags: ServeFlags): Promise<void> {
   const config = loadConfig({
     file: flags.config,
@@ -19,27 +35,28 @@ export async function serve(flags: ServeFlags): Promise<void> {
   });
   const services = await openServices(config);
   const app = await buildApp(services);
-  await startWorkers(services);
+  if (config.workers.embedded) await startWorkers(services);
   await app.listen({ port: config.port, host: config.host });
-
-  const retentionMs = config.blobs.retention_days * 24 * HOUR;
-  const sweep = async () => {
-    const removed = await services.blobs.sweep(retentionMs);
-    if (removed > 0) app.log.info({ removed }, 'expired files removed');
-  };
-  const sweeper = retentionMs > 0 ? setInterval(() => void sweep(), HOUR).unref() : undefined;
-  if (sweeper) void sweep();
-
-  let closing = false;
-  const stop = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    if (sweeper) clearInterval(sweeper);
+  const sweeper = config.workers.embedded ? sweepFiles(services) : undefined;
+  stopOnSignals(services.log, async () => {
+    clearInterval(sweeper);
     await app.close();
     await closeServices(services);
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}
+
+/** `switchyard worker`: runs tasks and callbacks only, for the distributed mode. */
+export async function work(flags: { config?: string }): Promise<void> {
+  const config = loadConfig({ file: flags.config });
+  if (!config.redis.url) {
+    throw new Error('switchyard worker needs redis.url: workers take their jobs from Redis');
+  }
+  const services = await openServices(config);
+  await startWorkers(services);
+  const sweeper = sweepFiles(services);
+  services.log.info({ redis_prefix: config.redis.prefix }, 'worker started');
+  stopOnSignals(services.log, async () => {
+    clearInterval(sweeper);
+    await closeServices(services);
+  });
 }

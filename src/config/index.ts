@@ -16,7 +16,7 @@ export { priceOf } from './prices.js';
 
 export interface Config extends Omit<ConfigInput, 'prices'> {
   public_base_url: string;
-  database: { url: string };
+  database: { url: string; pool_size: number };
   blobs: ConfigInput['blobs'] & { dir: string };
   prices: Record<string, Price>;
 }
@@ -86,12 +86,17 @@ export function loadConfig(options: LoadOptions = {}): Config {
     );
   }
   const input = tree as unknown as ConfigInput;
+  if (!input.workers.embedded && !input.redis.url) {
+    throw new ConfigError(
+      'invalid configuration: workers.embedded: false needs redis.url (API nodes and workers meet in Redis)',
+    );
+  }
   const dataDir = resolve(input.data_dir);
   return {
     ...input,
     data_dir: dataDir,
     public_base_url: (input.public_base_url ?? `http://${input.host}:${input.port}`).replace(/\/+$/, ''),
-    database: { url: input.database.url ?? `sqlite:${resolve(dataDir, 'switchyard.db')}` },
+    database: { ...input.database, url: input.database.url ?? `sqlite:${resolve(dataDir, 'switchyard.db')}` },
     blobs: { ...input.blobs, dir: resolve(input.blobs.dir ?? resolve(dataDir, 'blobs')) },
     prices: { ...DEFAULT_PRICES, ...input.prices },
   };

@@ -39,6 +39,12 @@ export const ConfigSchema = Closed({
       url: Type.Optional(
         PatternString('^(sqlite:|postgres(ql)?://)', 'must be sqlite:<path> or postgres://…'),
       ),
+      pool_size: Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        default: 10,
+        description: 'PostgreSQL connections',
+      }),
     },
     { default: {} },
   ),

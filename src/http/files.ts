@@ -1,6 +1,8 @@
 /**
  * `/files/<key>`: the media the service produced. Keys are unguessable, so the URL itself is the
  * permission, as with a signed URL. Supports HEAD and single byte ranges, so players can seek.
+ * A store that prefers to serve its blobs itself (an object store with presigned URLs) gets a
+ * redirect instead, and the bytes never pass through this process.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Blobs, BlobInfo } from '../store/blobs.js';
@@ -44,6 +46,11 @@ export function registerFiles(app: FastifyInstance, blobs: Blobs): void {
     handler: async (request, reply) => {
       const info = await blobs.stat(request.params.key);
       if (!info) throw new ServiceError('not_found', 'no such file');
+      const direct = await blobs.directUrl(request.params.key);
+      if (direct) {
+        // The presigned URL expires, so the redirect must not outlive it in any cache.
+        return reply.code(302).header('location', direct).header('cache-control', 'no-store').send();
+      }
       headers(reply, info);
       const range = parseRange(request.headers.range, info.size);
       if (range === 'unsatisfiable') {

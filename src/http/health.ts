@@ -1,8 +1,8 @@
 /**
  * `/healthz` says the process answers; `/readyz` says it can serve: the database answers and the
- * blob directory is writable. Load balancers route on the second.
+ * blob store can store (its own check: a writable directory, a reachable bucket). Load balancers
+ * route on the second.
  */
-import { access, constants, mkdir } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
@@ -14,12 +14,8 @@ async function problems(services: Services): Promise<string[]> {
   } catch {
     found.push('database does not answer');
   }
-  try {
-    await mkdir(services.config.blobs.dir, { recursive: true });
-    await access(services.config.blobs.dir, constants.W_OK);
-  } catch {
-    found.push('blob directory is not writable');
-  }
+  const blobs = await services.blobs.check();
+  if (blobs) found.push(blobs);
   return found;
 }
 

@@ -47,7 +47,7 @@ function gate(services: Services, operation: Operation) {
       throw new ServiceError('token_mismatched', `this token may not call ${operation.path}`);
     }
     if (token.ratePerSecond !== null) {
-      const wait = services.limiter.take(token.id, token.ratePerSecond);
+      const wait = await services.limiter.take(token.id, token.ratePerSecond);
       if (wait > 0) {
         throw new ServiceError(
           'too_many_requests',
@@ -59,7 +59,7 @@ function gate(services: Services, operation: Operation) {
       }
     }
     if (token.maxConcurrency !== null) {
-      const release = services.limiter.acquire(token.id, token.maxConcurrency);
+      const release = await services.limiter.acquire(token.id, token.maxConcurrency);
       if (!release) {
         throw new ServiceError('too_many_requests', `at most ${token.maxConcurrency} requests at a time`, {
           retryAfter: 1,

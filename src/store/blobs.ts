@@ -1,10 +1,11 @@
 /**
- * The blob store: media the service produces, under unguessable keys. This is the local-directory
- * store; an S3-compatible store implements the same `Blobs` port.
+ * The blob store: media the service produces, under unguessable keys. This is the port, the key
+ * format every store shares, and the local-directory store; `s3-blobs.ts` is the S3-compatible one
+ * and `open-blobs.ts` chooses between them.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -48,6 +49,9 @@ export interface Blobs {
   directUrl(key: string): Promise<string | undefined>;
   /** Removes blobs older than `maxAgeMs`; answers how many. */
   sweep(maxAgeMs: number): Promise<number>;
+  /** What keeps the store from serving (for `/readyz`), or undefined when it can. */
+  check(): Promise<string | undefined>;
+  close(): Promise<void>;
 }
 
 export function isBlobKey(key: string): boolean {
@@ -55,13 +59,23 @@ export function isBlobKey(key: string): boolean {
   return match !== null && CONTENT_TYPES[match[1] as string] !== undefined;
 }
 
+/** A fresh key for a blob with this extension; every store names blobs this way. */
+export function newBlobKey(extension: string): string {
+  if (!CONTENT_TYPES[extension]) throw new Error(`blob extension ${extension} has no content type`);
+  return `${randomBytes(24).toString('base64url')}.${extension}`;
+}
+
+/** The content type of a key of ours, from its extension. */
+export function contentTypeOf(key: string): string {
+  return CONTENT_TYPES[extname(key).slice(1)] ?? 'application/octet-stream';
+}
+
 export class DirectoryBlobs implements Blobs {
   constructor(private readonly dir: string) {}
 
   async put(data: Buffer, extension: string): Promise<string> {
-    if (!CONTENT_TYPES[extension]) throw new Error(`blob extension ${extension} has no content type`);
+    const key = newBlobKey(extension);
     await mkdir(this.dir, { recursive: true });
-    const key = `${randomBytes(24).toString('base64url')}.${extension}`;
     // Written aside and renamed, so a reader never sees half a file.
     const partial = join(this.dir, `.${key}.partial`);
     await writeFile(partial, data);
@@ -73,8 +87,7 @@ export class DirectoryBlobs implements Blobs {
     if (!isBlobKey(key)) return undefined;
     try {
       const info = await stat(join(this.dir, key));
-      const type = CONTENT_TYPES[extname(key).slice(1)] as string;
-      return { size: info.size, contentType: type, modifiedAt: info.mtime };
+      return { size: info.size, contentType: contentTypeOf(key), modifiedAt: info.mtime };
     } catch {
       return undefined;
     }
@@ -108,4 +121,16 @@ export class DirectoryBlobs implements Blobs {
     }
     return removed;
   }
+
+  async check(): Promise<string | undefined> {
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await access(this.dir, constants.W_OK);
+      return undefined;
+    } catch {
+      return 'blob directory is not writable';
+    }
+  }
+
+  async close(): Promise<void> {}
 }

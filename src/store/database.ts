@@ -1,15 +1,20 @@
 /**
- * Opens the database named by `database.url` and brings its schema up to date. SQLite runs in WAL
- * mode so that readers never wait for the writer.
+ * Opens the database named by `database.url` and brings its schema up to date: a SQLite file
+ * (`sqlite:<path>`, the embedded default, in WAL mode so that readers never wait for the writer)
+ * or PostgreSQL (`postgres://…`, for several nodes). The same Kysely code runs on both.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import { migrate } from './migrations.js';
 import type { Database } from './tables.js';
 
 export type Db = Kysely<Database>;
+
+// Times and credits are bigint columns; every value fits a JS number (unix ms, credit counts).
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 
 function sqlitePath(url: string): string {
   const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
@@ -17,17 +22,33 @@ function sqlitePath(url: string): string {
   return path;
 }
 
-export async function openDatabase(url: string): Promise<Db> {
-  if (!url.startsWith('sqlite:')) {
-    throw new Error(`database.url: ${url.split(':')[0]} is not supported by this build; use sqlite:<path>`);
-  }
+function openSqlite(url: string): Db {
   const path = sqlitePath(url);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+function openPostgres(url: string, poolSize: number): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export function isPostgres(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+export async function openDatabase(url: string, poolSize = 10): Promise<Db> {
+  let db: Db;
+  if (url.startsWith('sqlite:')) db = openSqlite(url);
+  else if (isPostgres(url)) db = openPostgres(url, poolSize);
+  else
+    throw new Error(`database.url: ${url.split(':')[0]} is not supported; use sqlite:<path> or postgres://…`);
   await migrate(db as Kysely<unknown>);
   return db;
 }

@@ -4,11 +4,11 @@
  * until a 2xx answer (delivered), a 410 (gone: the receiver asks us to stop), or the end of the
  * backoff schedule (failed). Deliveries live in the database, so retries survive a restart.
  */
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../store/database.js';
-import type { DeliveryTable } from '../store/tables.js';
+import type { Database, DeliveryTable } from '../store/tables.js';
 import type { OutboundGuard } from '../net/guard.js';
 import { Pump } from './pump.js';
 
@@ -49,13 +49,8 @@ export class CallbackDeliveries {
     });
   }
 
-  /** Hands back deliveries a dead process was sending, then delivers until closed. */
-  async start(): Promise<void> {
-    await this.db
-      .updateTable('deliveries')
-      .set({ state: 'pending', lease_until: null })
-      .where('state', '=', 'sending')
-      .execute();
+  /** Delivers until closed; deliveries a dead process was sending come back as their leases lapse. */
+  start(): void {
     this.pump.start();
   }
 
@@ -69,21 +64,18 @@ export class CallbackDeliveries {
 
   private async claim(max: number): Promise<Delivery[]> {
     const now = Date.now();
-    const due = this.db
-      .selectFrom('deliveries')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'pending'), eb('next_at', '<=', now)]),
-          eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
-        ]),
-      )
-      .orderBy('next_at')
-      .limit(max);
+    const isDue = (eb: ExpressionBuilder<Database, 'deliveries'>) =>
+      eb.or([
+        eb.and([eb('state', '=', 'pending'), eb('next_at', '<=', now)]),
+        eb.and([eb('state', '=', 'sending'), eb('lease_until', '<', now)]),
+      ]);
+    const due = this.db.selectFrom('deliveries').select('id').where(isDue).orderBy('next_at').limit(max);
+    // Checked again on the updated row, so that workers on several nodes never claim one delivery twice.
     return this.db
       .updateTable('deliveries')
       .set({ state: 'sending', lease_until: now + this.options.timeoutMs * 2 })
       .where('id', 'in', due)
+      .where(isDue)
       .returningAll()
       .execute();
   }

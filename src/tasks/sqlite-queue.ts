@@ -1,12 +1,13 @@
 /**
- * The embedded queue: a job table with leases. A consumer (a `Pump` per family) claims due jobs
+ * The database queue (embedded mode, one process): a job table with leases. A consumer (a `Pump` per family) claims due jobs
  * in one statement, renews the leases of the jobs it runs (heartbeat), and deletes a job when its
  * handler returns.
  * A lease that lapses means the worker died: the job is claimed again. At start every lease is
  * lapsed at once, since in the embedded mode no other process can hold one.
  */
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../store/tables.js';
 import type { Db } from '../store/database.js';
 import type { JobHandler, Queue, QueuedJob } from './queue.js';
 import { Pump } from './pump.js';
@@ -84,22 +85,25 @@ export class SqliteQueue implements Queue {
 
   private async claim(family: string, max: number): Promise<QueuedJob[]> {
     const now = Date.now();
+    const isDue = (eb: ExpressionBuilder<Database, 'jobs'>) =>
+      eb.or([
+        eb.and([eb('state', '=', 'ready'), eb('run_at', '<=', now)]),
+        eb.and([eb('state', '=', 'leased'), eb('lease_until', '<', now)]),
+      ]);
     const due = this.db
       .selectFrom('jobs')
       .select('task_id')
       .where('family', '=', family)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'ready'), eb('run_at', '<=', now)]),
-          eb.and([eb('state', '=', 'leased'), eb('lease_until', '<', now)]),
-        ]),
-      )
+      .where(isDue)
       .orderBy('run_at')
       .limit(max);
+    // The condition is checked again on the row being updated: on PostgreSQL a concurrent claimer
+    // that took the row first makes it fail here instead of both claiming it.
     const rows = await this.db
       .updateTable('jobs')
       .set({ state: 'leased', lease_until: now + this.options.leaseMs, attempts: sql`attempts + 1` })
       .where('task_id', 'in', due)
+      .where(isDue)
       .returning(['task_id', 'attempts'])
       .execute();
     return rows.map((r) => ({ taskId: r.task_id, attempt: Number(r.attempts) }));

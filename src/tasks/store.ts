@@ -201,7 +201,9 @@ export class TaskStore {
         .where('id', '=', id)
         .where('state', 'in', ['queued', 'running'])
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
+      // Another worker finished it between the read and the move (it held the row first).
+      if (!finished) return undefined;
       if (creditsState === 'refunded') await giveCredits(trx, live.token_id, Number(live.credits));
       if (live.callback_url) await queueCallback(trx, finished, snapshot(view), now);
       return finished;

@@ -64,23 +64,23 @@ describe('concurrency limit', () => {
 });
 
 describe('MemoryLimiter', () => {
-  it('refills its bucket with time', () => {
+  it('refills its bucket with time', async () => {
     let now = 0;
     const limiter = new MemoryLimiter(() => now);
-    expect([limiter.take('t', 2), limiter.take('t', 2)]).toEqual([0, 0]);
-    expect(limiter.take('t', 2)).toBeCloseTo(0.5);
+    expect([await limiter.take('t', 2), await limiter.take('t', 2)]).toEqual([0, 0]);
+    expect(await limiter.take('t', 2)).toBeCloseTo(0.5);
     now = 500;
-    expect(limiter.take('t', 2)).toBe(0);
+    expect(await limiter.take('t', 2)).toBe(0);
   });
 
-  it('releases a slot once, however often release is called', () => {
+  it('releases a slot once, however often release is called', async () => {
     const limiter = new MemoryLimiter();
-    const release = limiter.acquire('t', 1);
-    expect(limiter.acquire('t', 1)).toBeNull();
+    const release = await limiter.acquire('t', 1);
+    expect(await limiter.acquire('t', 1)).toBeNull();
     release?.();
     release?.();
-    const again = limiter.acquire('t', 1);
+    const again = await limiter.acquire('t', 1);
     expect(again).not.toBeNull();
-    expect(limiter.acquire('t', 1)).toBeNull();
+    expect(await limiter.acquire('t', 1)).toBeNull();
   });
 });

@@ -76,7 +76,7 @@ describe('crash recovery', () => {
         'log: { level: silent }',
         "outbound: { allow_cidrs: ['127.0.0.1/32'] }",
         'tasks: { concurrency: 16, lease_seconds: 3, poll_ms: 100 }',
-        'callbacks: { backoff_seconds: [0.2, 0.5, 1, 1, 1], poll_ms: 100 }',
+        'callbacks: { backoff_seconds: [0.2, 0.5, 1, 1, 1], poll_ms: 100, timeout_ms: 1000 }',
         `prices: { tune.audios: ${PRICE} }`,
       ].join('\n'),
     );
