@@ -16,6 +16,7 @@ import {
   type Services,
 } from '../../src/services.js';
 import { buildApp } from '../../src/http/app.js';
+import { provision, type Backend } from './backends.js';
 import type { NewToken } from '../../src/accounts/tokens.js';
 
 export interface TestServer {
@@ -52,16 +53,29 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+export interface StartOptions extends ServiceOptions {
+  /** Where state lives; `embedded` when absent. */
+  backend?: Backend;
+}
+
 export async function startServer(
   overrides: Record<string, unknown> = {},
-  serviceOptions: ServiceOptions = {},
+  { backend = 'embedded', ...serviceOptions }: StartOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+  const provisioned = await provision(backend);
   // The port is chosen before the configuration, so that file URLs name the real address.
   const port = await freePort();
   const config = loadConfig({
     env: {},
-    overrides: { port, data_dir: dataDir, 'log.level': 'silent', 'tokens.cache_ms': 300, ...overrides },
+    overrides: {
+      port,
+      data_dir: dataDir,
+      'log.level': 'silent',
+      'tokens.cache_ms': 300,
+      ...provisioned.overrides,
+      ...overrides,
+    },
   });
   const services = await openServices(config, serviceOptions);
   const app = await buildApp(services);
@@ -108,6 +122,7 @@ export async function startServer(
     async close() {
       await app.close();
       await closeServices(services);
+      await provisioned.release();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

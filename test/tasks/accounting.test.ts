@@ -1,160 +1,171 @@
 /** Credits, idempotency, isolation and worker deaths: what a task costs, and that it runs once. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { expectError, fieldsOf } from '../support/expect.js';
 import { testProviders } from '../support/test-capability.js';
 import { pollTask } from '../support/poll.js';
 
-let server: TestServer;
-const generate = (prompt: string, extra: Record<string, unknown> = {}) => ({
-  action: 'generate',
-  prompt,
-  ...extra,
-});
-
-beforeAll(async () => {
-  // tune.audios costs 10 credits by default.
-  server = await startServer({ 'tasks.expires_seconds': 2 }, { providers: testProviders() });
-});
-afterAll(() => server.close());
-
-async function account(credits: number) {
-  const { token, secret } = await server.services.tokens.create({ name: `t${Math.random()}`, credits });
-  const balance = async () => (await server.services.tokens.get(token.id))?.credits;
-  return { secret, balance };
-}
-
-describe('credits of tasks', () => {
-  it('are reserved at submission and kept on success', async () => {
-    const { secret, balance } = await account(100);
-    const answer = await server.post('/tune/audios', generate('sleep=300', { async: true }), secret);
-    expect(await balance()).toBe(90);
-    await pollTask(server, 'tune', answer.body.task_id as string, secret);
-    expect(await balance()).toBe(90);
+describe.each(BACKENDS)('%s', (backend) => {
+  let server: TestServer;
+  const generate = (prompt: string, extra: Record<string, unknown> = {}) => ({
+    action: 'generate',
+    prompt,
+    ...extra,
   });
 
-  it('are refunded on failure and on expiry, once', async () => {
-    const { secret, balance } = await account(30);
-    const failed = await server.post(
-      '/tune/audios',
-      generate('sleep=50 fail=upstream_error', { async: true }),
-      secret,
-    );
-    const expired = await server.post('/tune/audios', generate('hang', { async: true }), secret);
-    expect(await balance()).toBe(10);
-    await pollTask(server, 'tune', failed.body.task_id as string, secret);
-    await pollTask(server, 'tune', expired.body.task_id as string, secret);
-    expect(await balance()).toBe(30);
-    // A second terminal move is refused, so nothing is refunded twice.
-    expect(
-      await server.services.taskStore.finish(failed.body.task_id as string, 'failed', {}),
-    ).toBeUndefined();
-    expect(await balance()).toBe(30);
+  beforeAll(async () => {
+    // tune.audios costs 10 credits by default.
+    server = await startServer({ 'tasks.expires_seconds': 2 }, { backend, providers: testProviders() });
   });
+  afterAll(() => server.close());
 
-  it('are never spent below zero by parallel submissions', async () => {
-    const { secret, balance } = await account(45);
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        server.post('/tune/audios', generate('sleep=10', { async: true }), secret),
-      ),
-    );
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
-    for (const a of answers.filter((x) => x.status !== 200)) expectError(a, 403, 'used_up');
-    expect(await balance()).toBe(5);
-  });
+  async function account(credits: number) {
+    const { token, secret } = await server.services.tokens.create({ name: `t${Math.random()}`, credits });
+    const balance = async () => (await server.services.tokens.get(token.id))?.credits;
+    return { secret, balance };
+  }
 
-  it('are not charged, and no task is made, when no engine serves the family', async () => {
-    const bare = await startServer();
-    try {
-      const { token, secret } = await bare.services.tokens.create({ name: 'bare', credits: 50 });
-      expectError(await bare.post('/tune/audios', generate('x'), secret), 503, 'busy');
-      expect((await bare.services.tokens.get(token.id))?.credits).toBe(50);
-      expect((await bare.post('/tune/tasks', { action: 'retrieve_batch' }, secret)).body.count).toBe(0);
-    } finally {
-      await bare.close();
-    }
-  });
-});
-
-describe('idempotency', () => {
-  it('gives the same task for the same key and body, charged once', async () => {
-    const { secret, balance } = await account(100);
-    const body = generate('sleep=50', { async: true });
-    const headers = { 'idempotency-key': 'order-4711' };
-    const [first, second] = await Promise.all([
-      server.post('/tune/audios', body, secret, headers),
-      server.post('/tune/audios', body, secret, headers),
-    ]);
-    expect(first?.body.task_id).toBe(second?.body.task_id);
-    const third = await server.post('/tune/audios', body, secret, headers);
-    expect(third.body.task_id).toBe(first?.body.task_id);
-    expect(await balance()).toBe(90);
-    const listing = await server.post('/tune/tasks', { action: 'retrieve_batch' }, secret);
-    expect(listing.body.count).toBe(1);
-  });
-
-  it('refuses a key reused with a different body, and keeps keys apart per token', async () => {
-    const { secret } = await account(100);
-    const other = await account(100);
-    const headers = { 'idempotency-key': 'same-key' };
-    const first = await server.post('/tune/audios', generate('sleep=1', { async: true }), secret, headers);
-    const changed = await server.post('/tune/audios', generate('sleep=2', { async: true }), secret, headers);
-    expectError(changed, 400, 'bad_request');
-    expect(fieldsOf(changed)).toEqual(['idempotency-key']);
-    const elsewhere = await server.post(
-      '/tune/audios',
-      generate('sleep=1', { async: true }),
-      other.secret,
-      headers,
-    );
-    expect(elsewhere.body.task_id).not.toBe(first.body.task_id);
-    const bad = await server.post('/tune/audios', generate('x', { async: true }), secret, {
-      'idempotency-key': 'a b',
+  describe('credits of tasks', () => {
+    it('are reserved at submission and kept on success', async () => {
+      const { secret, balance } = await account(100);
+      const answer = await server.post('/tune/audios', generate('sleep=300', { async: true }), secret);
+      expect(await balance()).toBe(90);
+      await pollTask(server, 'tune', answer.body.task_id as string, secret);
+      expect(await balance()).toBe(90);
     });
-    expect(fieldsOf(bad)).toEqual(['idempotency-key']);
-  });
-});
 
-describe('isolation', () => {
-  it('a task is only retrievable by the token that made it', async () => {
-    const alice = await account(100);
-    const bob = await account(100);
-    const answer = await server.post('/tune/audios', generate('sleep=1'), alice.secret);
-    const id = answer.body.task_id as string;
-    expect((await server.post('/tune/tasks', { action: 'retrieve', id }, alice.secret)).status).toBe(200);
-    expectError(await server.post('/tune/tasks', { action: 'retrieve', id }, bob.secret), 404, 'not_found');
-    expect(
-      (await server.post('/tune/tasks', { action: 'retrieve_batch', ids: [id] }, bob.secret)).body.count,
-    ).toBe(0);
-  });
-});
+    it('are refunded on failure and on expiry, once', async () => {
+      const { secret, balance } = await account(30);
+      const failed = await server.post(
+        '/tune/audios',
+        generate('sleep=50 fail=upstream_error', { async: true }),
+        secret,
+      );
+      const expired = await server.post('/tune/audios', generate('hang', { async: true }), secret);
+      expect(await balance()).toBe(10);
+      await pollTask(server, 'tune', failed.body.task_id as string, secret);
+      await pollTask(server, 'tune', expired.body.task_id as string, secret);
+      expect(await balance()).toBe(30);
+      // A second terminal move is refused, so nothing is refunded twice.
+      expect(
+        await server.services.taskStore.finish(failed.body.task_id as string, 'failed', {}),
+      ).toBeUndefined();
+      expect(await balance()).toBe(30);
+    });
 
-describe('callback URLs', () => {
-  it('refuses at once a callback that can never be called', async () => {
-    const { secret } = await account(100);
-    for (const url of ['http://127.0.0.1:9/cb', 'http://169.254.169.254/', 'http://[::1]/x']) {
-      const answer = await server.post('/tune/audios', generate('x', { callback_url: url }), secret);
-      expectError(answer, 400, 'bad_request');
-      expect(fieldsOf(answer)).toEqual(['callback_url']);
-    }
-  });
-});
+    it('are never spent below zero by parallel submissions', async () => {
+      const { secret, balance } = await account(45);
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          server.post('/tune/audios', generate('sleep=10', { async: true }), secret),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
+      for (const a of answers.filter((x) => x.status !== 200)) expectError(a, 403, 'used_up');
+      expect(await balance()).toBe(5);
+    });
 
-describe('dead workers', () => {
-  it('runs again a job whose worker died, and gives up after three deaths', async () => {
-    const { secret } = await account(100);
-    const submitted = await server.post('/tune/audios', generate('hang', { async: true }), secret);
-    const id = submitted.body.task_id as string;
-    await pollTask(server, 'tune', id, secret, (t) => t.state === 'running');
-    // As if the process running it had died for the third time: the lease lapsed.
-    await server.services.db
-      .updateTable('jobs')
-      .set({ attempts: 3, lease_until: Date.now() - 1 })
-      .where('task_id', '=', id)
-      .execute();
-    const record = await pollTask(server, 'tune', id, secret);
-    expect(record).toMatchObject({ state: 'failed', response: { error: { code: 'api_error' } } });
-    expect(JSON.stringify(record.response)).toContain('stopped 3 times');
+    it('are not charged, and no task is made, when no engine serves the family', async () => {
+      const bare = await startServer({}, { backend });
+      try {
+        const { token, secret } = await bare.services.tokens.create({ name: 'bare', credits: 50 });
+        expectError(await bare.post('/tune/audios', generate('x'), secret), 503, 'busy');
+        expect((await bare.services.tokens.get(token.id))?.credits).toBe(50);
+        expect((await bare.post('/tune/tasks', { action: 'retrieve_batch' }, secret)).body.count).toBe(0);
+      } finally {
+        await bare.close();
+      }
+    });
   });
+
+  describe('idempotency', () => {
+    it('gives the same task for the same key and body, charged once', async () => {
+      const { secret, balance } = await account(100);
+      const body = generate('sleep=50', { async: true });
+      const headers = { 'idempotency-key': 'order-4711' };
+      const [first, second] = await Promise.all([
+        server.post('/tune/audios', body, secret, headers),
+        server.post('/tune/audios', body, secret, headers),
+      ]);
+      expect(first?.body.task_id).toBe(second?.body.task_id);
+      const third = await server.post('/tune/audios', body, secret, headers);
+      expect(third.body.task_id).toBe(first?.body.task_id);
+      expect(await balance()).toBe(90);
+      const listing = await server.post('/tune/tasks', { action: 'retrieve_batch' }, secret);
+      expect(listing.body.count).toBe(1);
+    });
+
+    it('refuses a key reused with a different body, and keeps keys apart per token', async () => {
+      const { secret } = await account(100);
+      const other = await account(100);
+      const headers = { 'idempotency-key': 'same-key' };
+      const first = await server.post('/tune/audios', generate('sleep=1', { async: true }), secret, headers);
+      const changed = await server.post(
+        '/tune/audios',
+        generate('sleep=2', { async: true }),
+        secret,
+        headers,
+      );
+      expectError(changed, 400, 'bad_request');
+      expect(fieldsOf(changed)).toEqual(['idempotency-key']);
+      const elsewhere = await server.post(
+        '/tune/audios',
+        generate('sleep=1', { async: true }),
+        other.secret,
+        headers,
+      );
+      expect(elsewhere.body.task_id).not.toBe(first.body.task_id);
+      const bad = await server.post('/tune/audios', generate('x', { async: true }), secret, {
+        'idempotency-key': 'a b',
+      });
+      expect(fieldsOf(bad)).toEqual(['idempotency-key']);
+    });
+  });
+
+  describe('isolation', () => {
+    it('a task is only retrievable by the token that made it', async () => {
+      const alice = await account(100);
+      const bob = await account(100);
+      const answer = await server.post('/tune/audios', generate('sleep=1'), alice.secret);
+      const id = answer.body.task_id as string;
+      expect((await server.post('/tune/tasks', { action: 'retrieve', id }, alice.secret)).status).toBe(200);
+      expectError(await server.post('/tune/tasks', { action: 'retrieve', id }, bob.secret), 404, 'not_found');
+      expect(
+        (await server.post('/tune/tasks', { action: 'retrieve_batch', ids: [id] }, bob.secret)).body.count,
+      ).toBe(0);
+    });
+  });
+
+  describe('callback URLs', () => {
+    it('refuses at once a callback that can never be called', async () => {
+      const { secret } = await account(100);
+      for (const url of ['http://127.0.0.1:9/cb', 'http://169.254.169.254/', 'http://[::1]/x']) {
+        const answer = await server.post('/tune/audios', generate('x', { callback_url: url }), secret);
+        expectError(answer, 400, 'bad_request');
+        expect(fieldsOf(answer)).toEqual(['callback_url']);
+      }
+    });
+  });
+
+  // The database queue's leases are reachable from here; BullMQ's stalled jobs are tested by
+  // killing a real worker process (test/scale/multi-process.test.ts).
+  if (backend === 'embedded')
+    describe('dead workers', () => {
+      it('runs again a job whose worker died, and gives up after three deaths', async () => {
+        const { secret } = await account(100);
+        const submitted = await server.post('/tune/audios', generate('hang', { async: true }), secret);
+        const id = submitted.body.task_id as string;
+        await pollTask(server, 'tune', id, secret, (t) => t.state === 'running');
+        // As if the process running it had died for the third time: the lease lapsed.
+        await server.services.db
+          .updateTable('jobs')
+          .set({ attempts: 3, lease_until: Date.now() - 1 })
+          .where('task_id', '=', id)
+          .execute();
+        const record = await pollTask(server, 'tune', id, secret);
+        expect(record).toMatchObject({ state: 'failed', response: { error: { code: 'api_error' } } });
+        expect(JSON.stringify(record.response)).toContain('stopped 3 times');
+      });
+    });
 });

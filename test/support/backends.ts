@@ -1,0 +1,63 @@
+/**
+ * The two ways Switchyard stores its state, for suites that must hold on both: `embedded`
+ * (SQLite, in-process queue, limits and events) and `postgres+redis` (a fresh PostgreSQL
+ * database and a fresh Redis prefix per server). The servers are the machine's own; when one
+ * does not answer, provisioning fails and so does the suite: it is never skipped.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+
+export type Backend = 'embedded' | 'postgres+redis';
+export const BACKENDS: Backend[] = ['embedded', 'postgres+redis'];
+
+export const POSTGRES_ADMIN_URL =
+  process.env.SWITCHYARD_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = process.env.SWITCHYARD_TEST_REDIS ?? 'redis://127.0.0.1:6379';
+
+export interface Provisioned {
+  overrides: Record<string, unknown>;
+  release(): Promise<void>;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh PostgreSQL database and Redis prefix; `release` drops both. */
+export async function provisionShared(): Promise<Provisioned> {
+  const name = `sy_test_${randomBytes(6).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  await redis.quit();
+  return {
+    overrides: { 'database.url': url.href, 'redis.url': REDIS_URL, 'redis.prefix': name },
+    async release() {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      const cleaner = new Redis(REDIS_URL);
+      try {
+        let cursor = '0';
+        do {
+          const [next, keys] = await cleaner.scan(cursor, 'MATCH', `${name}:*`, 'COUNT', 1000);
+          if (keys.length > 0) await cleaner.del(...keys);
+          cursor = next;
+        } while (cursor !== '0');
+      } finally {
+        await cleaner.quit();
+      }
+    },
+  };
+}
+
+export async function provision(backend: Backend): Promise<Provisioned> {
+  return backend === 'embedded' ? { overrides: {}, release: async () => {} } : provisionShared();
+}
