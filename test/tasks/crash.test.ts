@@ -3,19 +3,19 @@
  * reaches a terminal state, every callback arrives at least once, and no credit is lost or
  * charged twice. Submissions cut off by the kill are sent again with their idempotency key.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { openDatabase } from '../../src/store/database.js';
 import { Tokens } from '../../src/accounts/tokens.js';
 import { freePort } from '../support/server.js';
+import { startProcess } from '../support/processes.js';
 
 const TASKS = 200;
 const PRICE = 10;
@@ -30,20 +30,6 @@ afterAll(() => {
   child?.kill('SIGKILL');
   receiver?.close();
 });
-
-async function startChild(): Promise<ChildProcess> {
-  const process_ = spawn(process.execPath, ['--import', 'tsx', 'test/support/task-server.ts', configFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    process_.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    createInterface({ input: process_.stdout as NodeJS.ReadableStream }).on(
-      'line',
-      (line) => line === 'ready' && resolve(),
-    );
-  });
-  return process_;
-}
 
 describe('crash recovery', () => {
   it('finishes every task, calls back every one, and keeps credits exact after kill -9', async () => {
@@ -102,7 +88,7 @@ describe('crash recovery', () => {
         () => undefined,
       );
 
-    child = await startChild();
+    child = await startProcess(configFile);
     const ids = new Map<number, string>();
     const first = Array.from({ length: TASKS }, (_, i) => i);
     const firstRound = first.map(async (i) => {
@@ -132,7 +118,7 @@ describe('crash recovery', () => {
       `killed with ${answeredBeforeKill} submissions answered, ${left.length} tasks live, ${undelivered.length} callbacks owed`,
     );
 
-    child = await startChild();
+    child = await startProcess(configFile);
     for (const i of first.filter((n) => !ids.has(n))) {
       const id = await submit(i);
       if (id) ids.set(i, id);
