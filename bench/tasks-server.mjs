@@ -1,27 +1,12 @@
-// The server for bench/tasks.mjs: the real application from dist/ with an instant engine on
-// the tune family (a bench-only capability: it answers at once, so the figure is the cost of the
-// task machinery itself). Prints {url, token} as one JSON line, then serves until killed.
-import { randomUUID } from 'node:crypto';
+// The server for bench/tasks.mjs: the real application from dist/ with the instant engine
+// (bench/instant.mjs). Prints {url, token} as one JSON line, then serves until killed.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../dist/config/index.js';
 import { openServices, startWorkers } from '../dist/services.js';
 import { buildApp } from '../dist/http/app.js';
-import { Providers } from '../dist/providers/index.js';
-
-const instant = {
-  async run(job) {
-    return [
-      {
-        id: randomUUID(),
-        model: String(job.input.model),
-        title: 'instant',
-        created_at: new Date().toISOString(),
-      },
-    ];
-  },
-};
+import { instantProviders } from './instant.mjs';
 
 const port = Number(process.argv[2]);
 const config = loadConfig({
@@ -34,7 +19,7 @@ const config = loadConfig({
     'tasks.concurrency': 64,
   },
 });
-const services = await openServices(config, { providers: new Providers({ tune: instant }) });
+const services = await openServices(config, { providers: instantProviders() });
 const { secret } = await services.tokens.create({ name: 'bench', credits: 1_000_000_000 });
 const app = await buildApp(services);
 await startWorkers(services);

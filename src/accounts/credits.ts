@@ -9,8 +9,16 @@ import type { Db } from '../store/database.js';
 import type { Database } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 
-export async function takeCredits(db: Kysely<Database>, tokenId: string, amount: number): Promise<void> {
-  if (amount <= 0) return;
+/** Who pays: an unlimited token (no balance, fixed at creation) is never written to. */
+export interface Payer {
+  id: string;
+  credits: number | null;
+}
+
+export async function takeCredits(db: Kysely<Database>, payer: Payer, amount: number): Promise<void> {
+  // Writing the token row would serialise every request of the token on its row lock.
+  if (amount <= 0 || payer.credits === null) return;
+  const tokenId = payer.id;
   const result = await db
     .updateTable('tokens')
     .set({ credits: sql<number | null>`case when credits is null then null else credits - ${amount} end` })
@@ -43,8 +51,9 @@ export class Credits {
   constructor(private readonly db: Db) {}
 
   /** Takes the credits of a synchronous request, to be refunded if it fails. */
-  async reserve(tokenId: string, amount: number): Promise<Reservation> {
-    await takeCredits(this.db, tokenId, amount);
+  async reserve(payer: Payer, amount: number): Promise<Reservation> {
+    await takeCredits(this.db, payer, amount);
+    const tokenId = payer.id;
     let refunded = false;
     return {
       amount,

@@ -86,7 +86,7 @@ function handler(services: Services) {
     const kind = operation.kindOf?.(body) ?? operation.kind;
     if (kind === 'task') return answerTask(services, request, reply, caller, body);
     const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
-    const reservation = await services.credits.reserve(token.id, price);
+    const reservation = await services.credits.reserve(token, price);
     try {
       const controller = new AbortController();
       // The response closing before it was written means the client left.

@@ -60,7 +60,7 @@ export async function answerTask(
   const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
   const { task, created } = await services.taskStore.submit({
     operation,
-    tokenId: token.id,
+    payer: token,
     traceId: request.id,
     body,
     price,

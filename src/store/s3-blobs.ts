@@ -21,7 +21,9 @@ export type S3Options = NonNullable<Config['blobs']['s3']>;
 
 /** The SDK's errors carry the HTTP status; a 404 is an answer (no such object), anything else a fault. */
 function isNotFound(error: unknown): boolean {
-  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+  return (
+    (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode === 404
+  );
 }
 
 export class S3Blobs implements Blobs {
@@ -38,8 +40,8 @@ export class S3Blobs implements Blobs {
       forcePathStyle: options.force_path_style,
       // Without keys in the configuration, the SDK's chain (environment, profile, instance role).
       credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined,
-      // The SDK adds CRC32 checksums to every upload by default; many S3-compatible servers
-      // reject or mangle those, and whole-object puts gain nothing from them.
+      // Recent SDKs add CRC32 checksums to every request by default; many S3-compatible servers
+      // reject or mishandle them, so they go only where an operation requires one.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });

@@ -137,7 +137,8 @@ export class CallbackDeliveries {
           lease_until: null,
           last_status: attempt.status,
           last_error: attempt.error,
-          next_at: state === 'pending' ? now + Math.round((retryIn as number) * 1000 * jitter()) : delivery.next_at,
+          next_at:
+            state === 'pending' ? now + Math.round((retryIn as number) * 1000 * jitter()) : delivery.next_at,
           delivered_at: ok ? now : null,
         })
         .where('id', '=', delivery.id)

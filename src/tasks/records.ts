@@ -68,8 +68,17 @@ export class TaskRecords {
       .where('family', '=', family);
   }
 
+  /**
+   * The rows among `ids` that are the token's and the family's. Fetched by primary key and
+   * filtered here: a planner with stale statistics would otherwise walk the token's whole index.
+   */
+  private async byIds(tokenId: string, family: string, ids: string[]) {
+    const rows = await this.db.selectFrom('tasks').selectAll().where('id', 'in', ids).execute();
+    return rows.filter((row) => row.token_id === tokenId && row.family === family);
+  }
+
   async retrieve(tokenId: string, family: string, id: string): Promise<TaskRecord> {
-    const row = await this.own(tokenId, family).where('id', '=', id.toLowerCase()).executeTakeFirst();
+    const [row] = await this.byIds(tokenId, family, [id.toLowerCase()]);
     if (!row) throw new ServiceError('not_found', `no ${family} task ${id}`);
     return toRecord(row);
   }
@@ -81,7 +90,7 @@ export class TaskRecords {
     ids: string[],
   ): Promise<{ items: TaskRecord[]; count: number }> {
     const wanted = ids.map((id) => id.toLowerCase());
-    const rows = await this.own(tokenId, family).where('id', 'in', wanted).execute();
+    const rows = await this.byIds(tokenId, family, wanted);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const items = [...new Set(wanted)].flatMap((id) => {
       const row = byId.get(id);

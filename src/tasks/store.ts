@@ -10,7 +10,7 @@ import type { Db } from '../store/database.js';
 import type { Database, TaskTable } from '../store/tables.js';
 import type { Operation } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
-import { giveCredits, takeCredits } from '../accounts/credits.js';
+import { giveCredits, takeCredits, type Payer } from '../accounts/credits.js';
 import { redactRequest } from './redact.js';
 import { snapshot, storedData, storedResponse, type TaskView } from './shapes.js';
 import { isTerminal, type TaskState } from './states.js';
@@ -20,7 +20,7 @@ export type TaskRow = Selectable<TaskTable>;
 
 export interface Submission {
   operation: Operation;
-  tokenId: string;
+  payer: Payer;
   traceId: string;
   body: Record<string, unknown>;
   price: number;
@@ -88,7 +88,7 @@ export class TaskStore {
         const earlier = await trx
           .selectFrom('tasks')
           .selectAll()
-          .where('token_id', '=', spec.tokenId)
+          .where('token_id', '=', spec.payer.id)
           .where('idempotency_key', '=', spec.idempotencyKey)
           .executeTakeFirst();
         if (earlier) {
@@ -104,12 +104,12 @@ export class TaskStore {
           return { task: earlier, created: false };
         }
       }
-      await takeCredits(trx, spec.tokenId, spec.price);
+      await takeCredits(trx, spec.payer, spec.price);
       const now = Date.now();
       const body = spec.body;
       const row: TaskRow = {
         id: randomUUID(),
-        token_id: spec.tokenId,
+        token_id: spec.payer.id,
         family: spec.operation.family,
         operation: spec.operation.path,
         trace_id: spec.traceId,
