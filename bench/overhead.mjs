@@ -5,11 +5,10 @@
 // microsecond resolution (autocannon's latency histogram counts whole milliseconds).
 // Usage: node bench/overhead.mjs [--duration 10] [--connections 32] [--samples 3000]
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { machine, saveReport } from './common.mjs';
 import { request } from 'undici';
 
 const { values } = parseArgs({
@@ -65,12 +64,7 @@ const gateway = await measure('switchyard');
 const report = {
   benchmark: 'overhead',
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    cpu: cpus()[0]?.model,
-    memory_gib: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine: machine(),
   settings: { duration_s: duration, connections, latency_samples: samples },
   results: [bare, gateway],
   ratio: {
@@ -93,5 +87,4 @@ for (const r of report.results) {
 console.log(
   `\nswitchyard / bare: throughput ×${report.ratio.throughput}, p50 ×${report.ratio.p50}, p99 ×${report.ratio.p99}`,
 );
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/overhead.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+saveReport('overhead', report);

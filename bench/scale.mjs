@@ -8,13 +8,13 @@
 // Usage: node bench/scale.mjs [--duration 10]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort, machine, saveReport } from './common.mjs';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { openDatabase } from '../dist/store/database.js';
@@ -32,14 +32,6 @@ await admin.query(`CREATE DATABASE ${name}`);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${name}`;
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-scale-'));
-
-async function freePort() {
-  const probe = createServer();
-  await new Promise((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address();
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 const children = [];
 async function start(role, index) {
@@ -126,12 +118,7 @@ const ratio = (a, b) => Number((b.per_second / a.per_second).toFixed(2));
 const report = {
   benchmark: 'scale',
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    cpu: cpus()[0]?.model,
-    memory_gib: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine: machine(),
   settings: {
     duration_s: duration,
     connections: 64,
@@ -153,5 +140,4 @@ row('tasks/s (workers, 1 API node)', oneWorker, twoWorkers, report.tasks.ratio);
 row('API requests/s (API nodes)', oneNode, twoNodes, report.api.ratio);
 const failures = [oneWorker, twoWorkers, oneNode, twoNodes].reduce((sum, r) => sum + r.failures, 0);
 console.log(`failures: ${failures}`);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/scale.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+saveReport('scale', report);

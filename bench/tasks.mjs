@@ -3,26 +3,17 @@
 // per second to a receiver on loopback; then the server's memory.
 // Usage: node bench/tasks.mjs [--duration 10] [--callbacks 5000]
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, callbacks: { type: 'string', default: '5000' } },
 });
 const duration = Number(values.duration);
 const callbackCount = Number(values.callbacks);
-
-async function freePort() {
-  const probe = createServer();
-  await new Promise((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address();
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 const child = spawn(
   process.execPath,
@@ -111,12 +102,7 @@ child.kill();
 const report = {
   benchmark: 'tasks',
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    cpu: cpus()[0]?.model,
-    memory_gib: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine: machine(),
   settings: { duration_s: duration, engine: 'instant', store: 'embedded (SQLite)' },
   waiting: rows,
   callbacks,
@@ -133,5 +119,4 @@ for (const r of rows) {
 }
 console.log(`callbacks: ${callbacks.delivered}/${callbacks.submitted} delivered, ${callbacks.per_second}/s`);
 console.log(`server memory at the end: ${report.server_rss_mib} MiB`);
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/tasks.json', import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+saveReport('tasks', report);

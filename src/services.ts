@@ -24,7 +24,8 @@ import { RedisLimiter } from './accounts/redis-limiter.js';
 import { TaskWatch } from './tasks/watch.js';
 import { TaskRunner } from './tasks/runner.js';
 import { CallbackDeliveries } from './tasks/callbacks.js';
-import { Providers } from './providers/index.js';
+import type { Providers } from './providers/index.js';
+import { providersFrom } from './providers/build.js';
 import { addressPolicy } from './net/address-policy.js';
 import { OutboundGuard } from './net/guard.js';
 import { Metrics } from './http/metrics.js';
@@ -126,7 +127,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     watch: new TaskWatch(taskStore, events),
     runner,
     callbacks,
-    providers: options.providers ?? new Providers(),
+    providers: options.providers ?? providersFrom(config),
     guard,
     metrics: new Metrics(),
     redis: shared?.connections ?? [],

@@ -61,7 +61,7 @@ describe('configuration', () => {
 
   it('reports every problem by key', () => {
     const path = file(
-      'port: 99999\nprots: 1\noutbound:\n  allow_private: maybe\nchannels:\n  chat:\n    - { name: a, type: openai, base_url: ftp://x }\nprices:\n  serp.web: -1\n',
+      'port: 99999\nprots: 1\noutbound:\n  allow_private: maybe\nchannels:\n  - { name: a, capability: chat, type: openai-compatible, base_url: ftp://x }\nprices:\n  serp.web: -1\n',
     );
     let message = '';
     try {
@@ -74,7 +74,7 @@ describe('configuration', () => {
       'port: must be at most 65535',
       'prots: is not a known field',
       'outbound.allow_private: must be boolean',
-      'channels.chat[0].base_url: must be an http(s) URL',
+      'channels[0].base_url: must be an http(s) URL',
       'prices.serp.web: must be a number of credits',
     ]) {
       expect(message).toContain(expected);

@@ -43,6 +43,8 @@ export async function giveCredits(db: Kysely<Database>, tokenId: string, amount:
 
 export interface Reservation {
   readonly amount: number;
+  /** Keeps `cost` (at most the amount held) and returns the rest; once. */
+  settle(cost: number): Promise<void>;
   /** Returns the credits; safe to call more than once. */
   refund(): Promise<void>;
 }
@@ -54,14 +56,16 @@ export class Credits {
   async reserve(payer: Payer, amount: number): Promise<Reservation> {
     await takeCredits(this.db, payer, amount);
     const tokenId = payer.id;
-    let refunded = false;
+    let done = false;
+    const giveBack = async (credits: number) => {
+      if (done) return;
+      done = true;
+      await giveCredits(this.db, tokenId, credits);
+    };
     return {
       amount,
-      refund: async () => {
-        if (refunded) return;
-        refunded = true;
-        await giveCredits(this.db, tokenId, amount);
-      },
+      settle: (cost) => giveBack(amount - Math.min(cost, amount)),
+      refund: () => giveBack(amount),
     };
   }
 }

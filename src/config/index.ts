@@ -12,7 +12,7 @@ import { isRecord } from '../contract/rules.js';
 import { ConfigSchema, type ConfigInput, type Price } from './schema.js';
 import { DEFAULT_PRICES } from './prices.js';
 
-export { priceOf } from './prices.js';
+export { chargeFor, priceOf } from './prices.js';
 
 export interface Config extends Omit<ConfigInput, 'prices'> {
   public_base_url: string;
@@ -63,6 +63,29 @@ function applyEnvironment(tree: Tree, env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** Rules between keys, which the schema cannot state. */
+function crossChecks(input: ConfigInput): string[] {
+  const problems: string[] = [];
+  if (!input.workers.embedded && !input.redis.url) {
+    problems.push('workers.embedded: false needs redis.url (API nodes and workers meet in Redis)');
+  }
+  const names = new Set<string>();
+  input.channels.forEach((channel, i) => {
+    if (names.has(channel.name)) problems.push(`channels[${i}].name: ${channel.name} is used by another channel`);
+    names.add(channel.name);
+    if (channel.type === 'openai-compatible' && !channel.base_url) {
+      problems.push(`channels[${i}].base_url: is required for type openai-compatible`);
+    }
+    if (channel.type === 'local-llm' && !channel.model_path) {
+      problems.push(`channels[${i}].model_path: is required for type local-llm`);
+    }
+    if (channel.capability !== 'chat') {
+      problems.push(`channels[${i}].capability: ${channel.type} channels serve chat only`);
+    }
+  });
+  return problems;
+}
+
 export interface LoadOptions {
   file?: string;
   env?: NodeJS.ProcessEnv;
@@ -86,11 +109,8 @@ export function loadConfig(options: LoadOptions = {}): Config {
     );
   }
   const input = tree as unknown as ConfigInput;
-  if (!input.workers.embedded && !input.redis.url) {
-    throw new ConfigError(
-      'invalid configuration: workers.embedded: false needs redis.url (API nodes and workers meet in Redis)',
-    );
-  }
+  const problems = crossChecks(input);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const dataDir = resolve(input.data_dir);
   return {
     ...input,

@@ -11,22 +11,43 @@ const Price = Type.Union(
       default: Type.Optional(Type.Integer({ minimum: 0 })),
       models: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))),
       actions: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))),
+      per_1k_tokens: Type.Optional(
+        Closed({
+          prompt: Type.Number({ minimum: 0, default: 0 }),
+          completion: Type.Number({ minimum: 0, default: 0 }),
+        }),
+      ),
     }),
   ],
-  { 'x-rule': 'must be a number of credits, or {default, models, actions}' },
+  { 'x-rule': 'must be a number of credits, or {default, models, actions, per_1k_tokens}' },
 );
 
-const Channel = Closed({
-  name: Type.String({ minLength: 1 }),
-  type: Type.String({ minLength: 1, description: 'adapter: local, passthrough, or a vendor adapter' }),
-  base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
-  api_key: Type.Optional(Type.String()),
-  models: Type.Optional(Type.Array(Type.String())),
-  priority: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  weight: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-});
+export const FAMILIES = ['serp', 'clip', 'dance', 'maxi', 'tune', 'chat', 'qrart', 'identity'] as const;
+export const CHANNEL_TYPES = ['openai-compatible', 'local-llm'] as const;
 
-const Channels = Type.Optional(Type.Array(Channel));
+/** An upstream (or in-process model) that serves some models of one capability. */
+const Channel = Closed({
+  name: PatternString('^[A-Za-z0-9_.-]{1,64}$', 'must be 1 to 64 letters, digits, _ . or -'),
+  capability: StringEnum(FAMILIES),
+  type: StringEnum(CHANNEL_TYPES, {
+    description: 'openai-compatible: any upstream speaking OpenAI chat completions; local-llm: a GGUF file run in-process',
+  }),
+  base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
+  api_key: Type.Optional(Type.String({ minLength: 1 })),
+  model_path: Type.Optional(Type.String({ minLength: 1, description: 'local-llm: the GGUF file' })),
+  models: Type.Array(Type.String({ minLength: 1 }), {
+    minItems: 1,
+    default: ['*'],
+    description: 'requested model names this channel serves; * matches any run of characters',
+  }),
+  model_map: Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+    default: {},
+    description: 'rename on the way upstream: {requested: upstream}',
+  }),
+  priority: Type.Integer({ minimum: 0, default: 1, description: 'lower is tried first' }),
+  weight: Type.Integer({ minimum: 1, default: 1, description: 'share among channels of equal priority' }),
+  timeout_seconds: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 120 }),
+});
 
 export const ConfigSchema = Closed({
   port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
@@ -165,18 +186,15 @@ export const ConfigSchema = Closed({
     },
     { default: {} },
   ),
-  channels: Closed(
+  channels: Type.Array(Channel, { default: [], description: 'upstream channels and local models' }),
+  routing: Closed(
     {
-      serp: Channels,
-      clip: Channels,
-      dance: Channels,
-      maxi: Channels,
-      tune: Channels,
-      chat: Channels,
-      qrart: Channels,
-      identity: Channels,
+      retries: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'retries per channel on 429, 5xx, network errors' }),
+      backoff_ms: Type.Integer({ minimum: 0, maximum: 60_000, default: 200, description: 'first retry delay; doubles each retry' }),
+      cooldown_after: Type.Integer({ minimum: 1, maximum: 1000, default: 3, description: 'consecutive failures that cool a channel down' }),
+      cooldown_seconds: Type.Number({ minimum: 0, maximum: 3600, default: 30 }),
     },
-    { default: {}, description: 'upstream channels per capability family' },
+    { default: {} },
   ),
   prices: Type.Record(Type.String(), Price, { default: {} }),
 });

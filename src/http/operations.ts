@@ -8,7 +8,10 @@ import type { MediaType, Operation } from '../contract/types.js';
 import { OPERATIONS } from '../contract/table.js';
 import { validateRequest } from '../contract/validate.js';
 import { mayCall, type Token } from '../accounts/tokens.js';
-import { priceOf } from '../config/index.js';
+import { chargeFor } from '../config/index.js';
+import type { TokenCount } from '../config/prices.js';
+import { EventStream } from '../providers/index.js';
+import { sendEvents } from './event-stream.js';
 import { badRequest, ServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { negotiate } from './accept.js';
@@ -85,8 +88,8 @@ function handler(services: Services) {
     const body = request.body as Record<string, unknown>;
     const kind = operation.kindOf?.(body) ?? operation.kind;
     if (kind === 'task') return answerTask(services, request, reply, caller, body);
-    const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
-    const reservation = await services.credits.reserve(token, price);
+    const charge = chargeFor(services.config.prices, operation.priceKey, body);
+    const reservation = await services.credits.reserve(token, charge.hold);
     try {
       const controller = new AbortController();
       // The response closing before it was written means the client left.
@@ -102,13 +105,31 @@ function handler(services: Services) {
               accept: caller.accept,
               signal: controller.signal,
             });
-      caller.charged = price;
+      if (answer instanceof EventStream) {
+        return sendEvents(reply, answer, async (ok) => {
+          const usage = answer.usage();
+          // A broken stream is charged for what it used, when that is known, else not at all.
+          const cost = ok || usage ? charge.actual(usage) : 0;
+          caller.charged = cost;
+          await reservation.settle(cost);
+        });
+      }
+      caller.charged = charge.actual(usageOf(answer));
+      await reservation.settle(caller.charged);
       return answer;
     } catch (error) {
       await reservation.refund();
       throw error;
     }
   };
+}
+
+/** The token usage an answer reports (chat completions do). */
+function usageOf(answer: unknown): TokenCount | undefined {
+  const usage = (answer as { usage?: Partial<TokenCount> } | null)?.usage;
+  return typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
+    ? (usage as TokenCount)
+    : undefined;
 }
 
 export function registerOperations(app: FastifyInstance, services: Services): void {

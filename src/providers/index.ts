@@ -38,8 +38,26 @@ export interface Job {
   fetchInput(field: string, url: string, maxBytes: number): Promise<Buffer>;
 }
 
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens?: number;
+}
+
+/**
+ * A streamed answer, sent as server-sent events and closed by `data: [DONE]`; a failure after the
+ * first event is sent as a last `data: {"error": …}` event instead. `usage` is known once the
+ * events ended, for charging.
+ */
+export class EventStream {
+  constructor(
+    readonly events: AsyncIterable<unknown>,
+    readonly usage: () => TokenUsage | undefined,
+  ) {}
+}
+
 export interface Capability {
-  /** Answers a synchronous operation's response body. */
+  /** Answers a synchronous operation's response body, or an event stream. */
   handle?(call: Call): Promise<unknown>;
   /** Computes a task's result `data`; throws a ServiceError to fail it. */
   run?(job: Job): Promise<unknown>;

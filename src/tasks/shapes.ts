@@ -65,7 +65,7 @@ const WORDS: Record<string, Word> = {
  * Before an engine reports anything, one item stands for the task, so that every snapshot
  * carries the state word where clients look for it.
  */
-function placeholder(task: TaskView, word: Word): unknown {
+function taskItem(task: TaskView, word: Word): unknown {
   if (word === VOX) return { id: task.id };
   const model = typeof task.request.model === 'string' ? task.request.model : '';
   if (word === DANCE) {
@@ -96,7 +96,7 @@ export function snapshot(task: TaskView): Record<string, unknown> {
     success: !TERMINAL_FAILURE.has(task.state),
     task_id: task.id,
     trace_id: task.traceId,
-    data: stamp(task.data ?? placeholder(task, word), word, task.state),
+    data: stamp(task.data ?? taskItem(task, word), word, task.state),
   };
   if (task.error) envelope.error = task.error;
   return envelope;

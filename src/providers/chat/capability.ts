@@ -1,0 +1,55 @@
+/**
+ * Chat completions on both families: the request goes to the channels that serve its model, in
+ * routing order. A stream is retried and falls back like any request until its first chunk has
+ * arrived; after that a failure ends the stream with an error event. The usage that streams
+ * always report is kept for charging, and sent on only when the client asked for it.
+ */
+import { EventStream, type Call, type Capability, type TokenUsage } from '../index.js';
+import type { ChannelRouter, RoutedChannel } from '../router.js';
+import type { ChatBackend, ChatCompletionChunk, ChatRequest } from './types.js';
+
+async function* relay(
+  first: IteratorResult<ChatCompletionChunk>,
+  rest: AsyncIterator<ChatCompletionChunk>,
+  includeUsage: boolean,
+  keep: (usage: TokenUsage) => void,
+): AsyncGenerator<ChatCompletionChunk> {
+  for (let next = first; !next.done; next = await rest.next()) {
+    const { usage, ...chunk } = next.value;
+    if (usage) keep(usage as TokenUsage);
+    if (includeUsage && usage) yield next.value;
+    else if (chunk.choices.length > 0) yield chunk as ChatCompletionChunk;
+  }
+}
+
+export class ChatCapability implements Capability {
+  constructor(
+    private readonly router: ChannelRouter<RoutedChannel>,
+    private readonly backends: ReadonlyMap<string, ChatBackend>,
+  ) {}
+
+  private backend(channel: RoutedChannel): ChatBackend {
+    const backend = this.backends.get(channel.name);
+    if (!backend) throw new Error(`channel ${channel.name} has no backend`);
+    return backend;
+  }
+
+  async handle(call: Call): Promise<unknown> {
+    const request = call.body as ChatRequest;
+    if (!request.stream) {
+      return this.router.run('chat', request.model, call.signal, (channel) =>
+        this.backend(channel).complete(request, call.signal),
+      );
+    }
+    const opened = await this.router.run('chat', request.model, call.signal, async (channel) => {
+      const chunks = this.backend(channel).stream(request, call.signal)[Symbol.asyncIterator]();
+      return { chunks, first: await chunks.next() };
+    });
+    let usage: TokenUsage | undefined;
+    const includeUsage = request.stream_options?.include_usage === true;
+    return new EventStream(
+      relay(opened.first, opened.chunks, includeUsage, (u) => (usage = u)),
+      () => usage,
+    );
+  }
+}

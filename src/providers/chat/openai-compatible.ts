@@ -1,0 +1,90 @@
+/**
+ * A chat channel to any upstream speaking OpenAI chat completions. The requested model is renamed
+ * on the way up (`model_map`) and back on the way down, so clients only ever see the name they
+ * asked for. Streams always ask the upstream for usage, so that tokens can be charged.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { UpstreamFailure } from '../router.js';
+import { sseData } from './sse.js';
+import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from './types.js';
+
+export interface OpenAiChannel {
+  name: string;
+  base_url?: string;
+  api_key?: string;
+  model_map: Record<string, string>;
+  timeout_seconds: number;
+}
+
+/** One pool of keep-alive connections for all upstream channels. */
+const upstreams: Dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+
+async function failureOf(response: Dispatcher.ResponseData): Promise<UpstreamFailure> {
+  const text = await response.body.text().catch(() => '');
+  let message = text.slice(0, 300) || `HTTP ${response.statusCode}`;
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string } | string };
+    const error = parsed.error;
+    if (typeof error === 'string') message = error;
+    else if (error?.message) message = error.message;
+  } catch {
+    // Not JSON: the text itself says what went wrong.
+  }
+  return new UpstreamFailure(`${response.statusCode} ${message}`, response.statusCode);
+}
+
+export class OpenAiCompatible implements ChatBackend {
+  private readonly url: string;
+
+  constructor(private readonly channel: OpenAiChannel) {
+    this.url = `${(channel.base_url ?? '').replace(/\/+$/, '')}/chat/completions`;
+  }
+
+  private async send(body: ChatRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    const timeout = this.channel.timeout_seconds * 1000;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(this.url, {
+        method: 'POST',
+        dispatcher: upstreams,
+        headers: {
+          'content-type': 'application/json',
+          ...(this.channel.api_key ? { authorization: `Bearer ${this.channel.api_key}` } : {}),
+        },
+        body: JSON.stringify({ ...body, model: this.channel.model_map[body.model] ?? body.model }),
+        signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    } catch (error) {
+      throw new UpstreamFailure(`${this.channel.name} unreachable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (response.statusCode >= 400) throw await failureOf(response);
+    return response;
+  }
+
+  async complete(body: ChatRequest, signal: AbortSignal): Promise<ChatCompletion> {
+    const response = await this.send({ ...body, stream: false }, signal);
+    const completion = (await response.body.json()) as ChatCompletion;
+    return { ...completion, model: body.model };
+  }
+
+  async *stream(body: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+    const response = await this.send(
+      { ...body, stream: true, stream_options: { ...(body.stream_options ?? {}), include_usage: true } },
+      signal,
+    );
+    try {
+      for await (const data of sseData(response.body)) {
+        if (data === '[DONE]') return;
+        const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
+        if (chunk.error) throw new UpstreamFailure(`${this.channel.name} failed mid-stream: ${chunk.error.message ?? 'error'}`);
+        yield { ...chunk, model: body.model };
+      }
+    } catch (error) {
+      if (error instanceof UpstreamFailure) throw error;
+      throw new UpstreamFailure(`${this.channel.name} stream broke (${(error as Error).message})`);
+    }
+    throw new UpstreamFailure(`${this.channel.name} ended the stream without [DONE]`);
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Routing a request to the channels that serve its model: the lowest priority first, channels of
+ * equal priority in a weighted random order; each channel retried on 429, 5xx and network errors
+ * with doubling backoff, then the next one; a channel that keeps failing is cooled down and
+ * skipped for a while. A request the upstream refuses as bad (other 4xx) is not retried anywhere.
+ */
+import { ServiceError } from '../errors.js';
+
+export interface RoutedChannel {
+  name: string;
+  capability: string;
+  models: string[];
+  priority: number;
+  weight: number;
+}
+
+export interface RoutingPolicy {
+  retries: number;
+  backoffMs: number;
+  cooldownAfter: number;
+  cooldownSeconds: number;
+}
+
+/** A failure of one upstream call, classified for routing. */
+export class UpstreamFailure extends Error {
+  override name = 'UpstreamFailure';
+  constructor(
+    message: string,
+    /** The upstream's HTTP status, absent for network errors and timeouts. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+
+  /** Worth another try (here or elsewhere): rate limits, server faults, the network. */
+  get retryable(): boolean {
+    return this.status === undefined || this.status === 408 || this.status === 429 || this.status >= 500;
+  }
+
+  /** The channel itself is wrong (key, permission, endpoint): try the next one, not this one again. */
+  get channelFault(): boolean {
+    return this.status === 401 || this.status === 403 || this.status === 404;
+  }
+}
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+interface Health {
+  failures: number;
+  coolUntil: number;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+export class ChannelRouter<C extends RoutedChannel> {
+  private readonly patterns: Map<C, RegExp[]>;
+  private readonly health = new Map<string, Health>();
+
+  constructor(
+    private readonly channels: readonly C[],
+    private readonly policy: RoutingPolicy,
+    private readonly random: () => number = Math.random,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.patterns = new Map(channels.map((c) => [c, c.models.map(globToRegExp)]));
+  }
+
+  /** Whether any channel of `capability` exists at all (configured, whatever the model). */
+  serves(capability: string): boolean {
+    return this.channels.some((c) => c.capability === capability);
+  }
+
+  /** The channels to try for `model`, in order. Cooled-down ones go last rather than away. */
+  candidates(capability: string, model: string): C[] {
+    const matching = this.channels.filter(
+      (c) => c.capability === capability && (this.patterns.get(c) ?? []).some((p) => p.test(model)),
+    );
+    const byPriority = new Map<number, C[]>();
+    for (const channel of matching) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
+    const ordered = [...byPriority.keys()].sort((a, b) => a - b).flatMap((p) => this.weighted(byPriority.get(p) ?? []));
+    const now = this.now();
+    const cool = (c: C) => (this.health.get(c.name)?.coolUntil ?? 0) > now;
+    return [...ordered.filter((c) => !cool(c)), ...ordered.filter(cool)];
+  }
+
+  /** A weighted random order: each pick is proportional to weight among those left. */
+  private weighted(group: C[]): C[] {
+    const left = [...group];
+    const out: C[] = [];
+    while (left.length > 0) {
+      let roll = this.random() * left.reduce((sum, c) => sum + c.weight, 0);
+      const index = left.findIndex((c) => (roll -= c.weight) < 0);
+      out.push(...left.splice(index < 0 ? left.length - 1 : index, 1));
+    }
+    return out;
+  }
+
+  private succeeded(channel: C): void {
+    this.health.delete(channel.name);
+  }
+
+  private failed(channel: C): void {
+    const health = this.health.get(channel.name) ?? { failures: 0, coolUntil: 0 };
+    health.failures += 1;
+    if (health.failures >= this.policy.cooldownAfter) {
+      health.coolUntil = this.now() + this.policy.cooldownSeconds * 1000;
+      health.failures = 0;
+    }
+    this.health.set(channel.name, health);
+  }
+
+  /**
+   * Runs `call` on the channels for `model` until one succeeds. 503 busy when no channel serves
+   * the model; 502 upstream_error when all failed; a 4xx the upstream gave is passed on as 400.
+   */
+  async run<T>(
+    capability: string,
+    model: string,
+    signal: AbortSignal,
+    call: (channel: C) => Promise<T>,
+  ): Promise<T> {
+    const candidates = this.candidates(capability, model);
+    if (candidates.length === 0) {
+      throw new ServiceError('busy', `no channel serves the model ${model}; configure one that lists it in models`);
+    }
+    const tried: string[] = [];
+    for (const channel of candidates) {
+      for (let attempt = 0; attempt <= this.policy.retries; attempt += 1) {
+        if (signal.aborted) throw new ServiceError('upstream_error', 'the request was abandoned');
+        try {
+          const result = await call(channel);
+          this.succeeded(channel);
+          return result;
+        } catch (error) {
+          if (!(error instanceof UpstreamFailure)) throw error;
+          if (!error.retryable && !error.channelFault) {
+            throw new ServiceError('bad_request', `upstream refused the request: ${error.message}`, {
+              details: [{ field: 'body', rule: error.message }],
+            });
+          }
+          this.failed(channel);
+          tried.push(`${channel.name}: ${error.message}`);
+          if (error.channelFault) break;
+          if (attempt < this.policy.retries) await sleep(this.policy.backoffMs * 2 ** attempt, signal);
+        }
+      }
+    }
+    throw new ServiceError('upstream_error', `every channel for ${model} failed (${tried.join('; ')})`);
+  }
+}
