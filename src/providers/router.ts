@@ -44,7 +44,12 @@ export class UpstreamFailure extends Error {
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 interface Health {
@@ -82,8 +87,11 @@ export class ChannelRouter<C extends RoutedChannel> {
       (c) => c.capability === capability && (this.patterns.get(c) ?? []).some((p) => p.test(model)),
     );
     const byPriority = new Map<number, C[]>();
-    for (const channel of matching) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
-    const ordered = [...byPriority.keys()].sort((a, b) => a - b).flatMap((p) => this.weighted(byPriority.get(p) ?? []));
+    for (const channel of matching)
+      byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
+    const ordered = [...byPriority.keys()]
+      .sort((a, b) => a - b)
+      .flatMap((p) => this.weighted(byPriority.get(p) ?? []));
     const now = this.now();
     const cool = (c: C) => (this.health.get(c.name)?.coolUntil ?? 0) > now;
     return [...ordered.filter((c) => !cool(c)), ...ordered.filter(cool)];
@@ -127,7 +135,10 @@ export class ChannelRouter<C extends RoutedChannel> {
   ): Promise<T> {
     const candidates = this.candidates(capability, model);
     if (candidates.length === 0) {
-      throw new ServiceError('busy', `no channel serves the model ${model}; configure one that lists it in models`);
+      throw new ServiceError(
+        'busy',
+        `no channel serves the model ${model}; configure one that lists it in models`,
+      );
     }
     const tried: string[] = [];
     for (const channel of candidates) {

@@ -156,6 +156,8 @@ export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
         answer.content === null ? [] : answer.content.split(' ').map((w, i) => (i === 0 ? w : ` ${w}`));
       for (const [i, part] of parts.entries()) {
         if (cut !== undefined && i >= cut) {
+          // Let what was written reach the client first: the break must come mid-stream.
+          await new Promise((r) => setTimeout(r, 50));
           res.destroy();
           return;
         }

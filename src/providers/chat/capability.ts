@@ -5,7 +5,8 @@
  * always report is kept for charging, and sent on only when the client asked for it.
  */
 import { EventStream, type Call, type Capability, type TokenUsage } from '../index.js';
-import type { ChannelRouter, RoutedChannel } from '../router.js';
+import { UpstreamFailure, type ChannelRouter, type RoutedChannel } from '../router.js';
+import { ServiceError } from '../../errors.js';
 import type { ChatBackend, ChatCompletionChunk, ChatRequest } from './types.js';
 
 async function* relay(
@@ -14,11 +15,16 @@ async function* relay(
   includeUsage: boolean,
   keep: (usage: TokenUsage) => void,
 ): AsyncGenerator<ChatCompletionChunk> {
-  for (let next = first; !next.done; next = await rest.next()) {
-    const { usage, ...chunk } = next.value;
-    if (usage) keep(usage as TokenUsage);
-    if (includeUsage && usage) yield next.value;
-    else if (chunk.choices.length > 0) yield chunk as ChatCompletionChunk;
+  try {
+    for (let next = first; !next.done; next = await rest.next()) {
+      const { usage, ...chunk } = next.value;
+      if (usage) keep(usage as TokenUsage);
+      if (includeUsage && usage) yield next.value;
+      else if (chunk.choices.length > 0) yield chunk as ChatCompletionChunk;
+    }
+  } catch (error) {
+    if (error instanceof UpstreamFailure) throw new ServiceError('upstream_error', error.message);
+    throw error;
   }
 }
 

@@ -6,6 +6,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { UpstreamFailure } from '../router.js';
 import { sseData } from './sse.js';
+import { headerDeadline } from './deadline.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from './types.js';
 
 export interface OpenAiChannel {
@@ -42,6 +43,7 @@ export class OpenAiCompatible implements ChatBackend {
 
   private async send(body: ChatRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
     const timeout = this.channel.timeout_seconds * 1000;
+    const deadline = headerDeadline(signal, timeout);
     let response: Dispatcher.ResponseData;
     try {
       response = await request(this.url, {
@@ -52,12 +54,17 @@ export class OpenAiCompatible implements ChatBackend {
           ...(this.channel.api_key ? { authorization: `Bearer ${this.channel.api_key}` } : {}),
         },
         body: JSON.stringify({ ...body, model: this.channel.model_map[body.model] ?? body.model }),
-        signal,
-        headersTimeout: timeout,
+        signal: deadline.signal,
         bodyTimeout: timeout,
       });
     } catch (error) {
-      throw new UpstreamFailure(`${this.channel.name} unreachable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      const reason =
+        deadline.signal.aborted && !signal.aborted
+          ? `no answer within ${this.channel.timeout_seconds} s`
+          : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+      throw new UpstreamFailure(`${this.channel.name} unreachable (${reason})`);
+    } finally {
+      deadline.arrived();
     }
     if (response.statusCode >= 400) throw await failureOf(response);
     return response;
@@ -78,7 +85,10 @@ export class OpenAiCompatible implements ChatBackend {
       for await (const data of sseData(response.body)) {
         if (data === '[DONE]') return;
         const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
-        if (chunk.error) throw new UpstreamFailure(`${this.channel.name} failed mid-stream: ${chunk.error.message ?? 'error'}`);
+        if (chunk.error)
+          throw new UpstreamFailure(
+            `${this.channel.name} failed mid-stream: ${chunk.error.message ?? 'error'}`,
+          );
         yield { ...chunk, model: body.model };
       }
     } catch (error) {

@@ -4,7 +4,10 @@
  * `ChatCompletion` and `ChatCompletionChunk` schemas.
  */
 import type { Static } from '@sinclair/typebox';
-import type { ChatCompletion as CompletionSchema, ChatCompletionChunk as ChunkSchema } from '../../contract/chat.js';
+import type {
+  ChatCompletion as CompletionSchema,
+  ChatCompletionChunk as ChunkSchema,
+} from '../../contract/chat.js';
 
 export type ChatCompletion = Static<typeof CompletionSchema>;
 export type ChatCompletionChunk = Static<typeof ChunkSchema>;
@@ -19,7 +22,12 @@ export interface ChatMessage {
 
 export interface ChatTool {
   type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
+  function: {
+    name: string;
+    description?: string;
+    parameters?: Record<string, unknown>;
+    strict?: boolean | null;
+  };
 }
 
 /** The validated request (members not listed here pass through untouched). */
@@ -36,7 +44,10 @@ export interface ChatRequest {
   stop?: string | string[] | null;
   response_format?:
     | { type: 'text' | 'json_object' }
-    | { type: 'json_schema'; json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean | null } };
+    | {
+        type: 'json_schema';
+        json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean | null };
+      };
   tools?: ChatTool[] | null;
   tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
   stream_options?: { include_usage?: boolean } | null;
