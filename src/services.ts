@@ -162,6 +162,7 @@ export async function startWorkers(services: Services): Promise<void> {
 export async function closeServices(services: Services): Promise<void> {
   await services.queue.close();
   await services.callbacks.close();
+  await services.providers.close();
   await services.usage.flush();
   await services.limiter.close();
   await Promise.all(services.redis.map((connection) => connection.quit().catch(() => undefined)));

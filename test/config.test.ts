@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, priceOf } from '../src/config/index.js';
+import { chargeFor, ConfigError, loadConfig, priceOf } from '../src/config/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
 function file(text: string): string {
@@ -56,7 +56,18 @@ describe('configuration', () => {
     expect(priceOf(config.prices, 'tune.audios', 'tune-v5', 'generate')).toBe(12);
     expect(priceOf(config.prices, 'tune.audios', 'tune-v4', 'concat')).toBe(1);
     expect(priceOf(config.prices, 'tune.audios', 'tune-v4', 'generate')).toBe(7);
-    expect(priceOf(config.prices, 'chat.moon')).toBe(1);
+    expect(priceOf(config.prices, 'chat.moon')).toBe(0);
+  });
+
+  it('charges chat by tokens: a hold up front, the usage after', () => {
+    const config = loadConfig({ env: {} });
+    const body = { model: 'moon-k2.5', messages: [{ role: 'user', content: 'x'.repeat(3000) }], max_tokens: 1000, n: 2 };
+    const charge = chargeFor(config.prices, 'chat.moon', body);
+    // At most 1016 prompt tokens at 1 per 1000 and 2000 completion tokens at 2 per 1000.
+    expect(charge.hold).toBe(6);
+    expect(charge.actual({ prompt_tokens: 900, completion_tokens: 300 })).toBe(2);
+    expect(charge.actual(undefined)).toBe(6);
+    expect(chargeFor(config.prices, 'serp.web', {}).actual(undefined)).toBe(1);
   });
 
   it('reports every problem by key', () => {

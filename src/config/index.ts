@@ -71,7 +71,8 @@ function crossChecks(input: ConfigInput): string[] {
   }
   const names = new Set<string>();
   input.channels.forEach((channel, i) => {
-    if (names.has(channel.name)) problems.push(`channels[${i}].name: ${channel.name} is used by another channel`);
+    if (names.has(channel.name))
+      problems.push(`channels[${i}].name: ${channel.name} is used by another channel`);
     names.add(channel.name);
     if (channel.type === 'openai-compatible' && !channel.base_url) {
       problems.push(`channels[${i}].base_url: is required for type openai-compatible`);
@@ -110,7 +111,8 @@ export function loadConfig(options: LoadOptions = {}): Config {
   }
   const input = tree as unknown as ConfigInput;
   const problems = crossChecks(input);
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  if (problems.length > 0)
+    throw new ConfigError(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const dataDir = resolve(input.data_dir);
   return {
     ...input,

@@ -63,7 +63,8 @@ function promptTokensAtMost(body: Record<string, unknown>): number {
     const content = message.content;
     if (typeof content === 'string') characters += content.length;
     else if (Array.isArray(content)) {
-      for (const part of content as { text?: unknown }[]) if (typeof part.text === 'string') characters += part.text.length;
+      for (const part of content as { text?: unknown }[])
+        if (typeof part.text === 'string') characters += part.text.length;
     }
   }
   return Math.ceil(characters / 3) + 16 * messages.length;

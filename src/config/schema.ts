@@ -30,7 +30,8 @@ const Channel = Closed({
   name: PatternString('^[A-Za-z0-9_.-]{1,64}$', 'must be 1 to 64 letters, digits, _ . or -'),
   capability: StringEnum(FAMILIES),
   type: StringEnum(CHANNEL_TYPES, {
-    description: 'openai-compatible: any upstream speaking OpenAI chat completions; local-llm: a GGUF file run in-process',
+    description:
+      'openai-compatible: any upstream speaking OpenAI chat completions; local-llm: a GGUF file run in-process',
   }),
   base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
   api_key: Type.Optional(Type.String({ minLength: 1 })),
@@ -189,9 +190,24 @@ export const ConfigSchema = Closed({
   channels: Type.Array(Channel, { default: [], description: 'upstream channels and local models' }),
   routing: Closed(
     {
-      retries: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'retries per channel on 429, 5xx, network errors' }),
-      backoff_ms: Type.Integer({ minimum: 0, maximum: 60_000, default: 200, description: 'first retry delay; doubles each retry' }),
-      cooldown_after: Type.Integer({ minimum: 1, maximum: 1000, default: 3, description: 'consecutive failures that cool a channel down' }),
+      retries: Type.Integer({
+        minimum: 0,
+        maximum: 10,
+        default: 2,
+        description: 'retries per channel on 429, 5xx, network errors',
+      }),
+      backoff_ms: Type.Integer({
+        minimum: 0,
+        maximum: 60_000,
+        default: 200,
+        description: 'first retry delay; doubles each retry',
+      }),
+      cooldown_after: Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        default: 3,
+        description: 'consecutive failures that cool a channel down',
+      }),
       cooldown_seconds: Type.Number({ minimum: 0, maximum: 3600, default: 30 }),
     },
     { default: {} },

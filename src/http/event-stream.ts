@@ -14,7 +14,11 @@ function errorEvent(error: unknown): string {
 }
 
 /** Sends the events; `ended(ok)` runs once the stream is over, before the response closes. */
-export function sendEvents(reply: FastifyReply, stream: EventStream, ended: (ok: boolean) => Promise<void>): FastifyReply {
+export function sendEvents(
+  reply: FastifyReply,
+  stream: EventStream,
+  ended: (ok: boolean) => Promise<void>,
+): FastifyReply {
   const out = new PassThrough();
   reply
     .header('cache-control', 'no-cache')

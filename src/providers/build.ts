@@ -6,6 +6,7 @@ import type { Config } from '../config/index.js';
 import { ChannelRouter } from './router.js';
 import { ChatCapability } from './chat/capability.js';
 import { OpenAiCompatible } from './chat/openai-compatible.js';
+import { LocalModel } from './chat/local-model.js';
 import type { ChatBackend } from './chat/types.js';
 import { Providers } from './index.js';
 
@@ -16,7 +17,7 @@ function chatBackend(channel: ChannelConfig): ChatBackend {
     case 'openai-compatible':
       return new OpenAiCompatible(channel);
     case 'local-llm':
-      throw new Error(`channels: ${channel.name}: local-llm is not available in this build`);
+      return new LocalModel(channel);
   }
 }
 

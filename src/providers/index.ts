@@ -61,10 +61,16 @@ export interface Capability {
   handle?(call: Call): Promise<unknown>;
   /** Computes a task's result `data`; throws a ServiceError to fail it. */
   run?(job: Job): Promise<unknown>;
+  /** Releases what the capability holds (models, connections); optional. */
+  close?(): Promise<void>;
 }
 
 export class Providers {
   constructor(private readonly capabilities: Partial<Record<Family, Capability>> = {}) {}
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.capabilities).map((capability) => capability?.close?.()));
+  }
 
   /** The handler of a synchronous operation, or 503 busy. */
   sync(operation: Operation): (call: Call) => Promise<unknown> {

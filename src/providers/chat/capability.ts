@@ -40,6 +40,10 @@ export class ChatCapability implements Capability {
     return backend;
   }
 
+  async close(): Promise<void> {
+    await Promise.all([...this.backends.values()].map((backend) => backend.close?.()));
+  }
+
   async handle(call: Call): Promise<unknown> {
     const request = call.body as ChatRequest;
     if (!request.stream) {

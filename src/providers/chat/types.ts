@@ -59,4 +59,6 @@ export interface ChatBackend {
   complete(request: ChatRequest, signal: AbortSignal): Promise<ChatCompletion>;
   /** Chunks as they come; the last one carries `usage` when the backend can count it. */
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
+  /** Releases what the backend holds (an open model); optional. */
+  close?(): Promise<void>;
 }

@@ -1,0 +1,527 @@
+// Chat gateway cost: OpenAI-format chat completions through a fake upstream on loopback that
+// answers at once (bench/chat-upstream.mjs), sent (1) to the upstream directly, (2) through
+// Switchyard (`/chatmodel/chat/completions`, the real `serve` from dist/ with one channel to the
+// upstream) and (3) through the Portkey gateway (@portkey-ai/gateway, installed from npm into a
+// temporary folder by this script, one Node process, `x-portkey-provider: openai` with
+// `x-portkey-custom-host` pointing at the upstream), each non-streamed and streamed, each server
+// in its own process, in one run.
+// Throughput: autocannon at moderate load after a warm-up. Latency: requests sent one at a time,
+// timed with process.hrtime (autocannon counts whole milliseconds); for a gateway, each request is
+// paired with one straight to the upstream, so that the added latency compares like with like.
+// Usage: node bench/chat.mjs [--duration 10] [--connections 16] [--warmup 3] [--samples 2000]
+//   [--latency-seconds 15] [--portkey-version 1.15.2] [--hono-node-server 1.13.8|none]
+//   [--no-portkey] [--cpu-prof DIR]
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs, promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
+import { freePort, machine, saveReport } from './common.mjs';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+    warmup: { type: 'string', default: '3' },
+    samples: { type: 'string', default: '2000' },
+    'latency-seconds': { type: 'string', default: '15' },
+    'portkey-version': { type: 'string', default: '1.15.2' },
+    'hono-node-server': { type: 'string', default: '1.13.8' },
+    'no-portkey': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const warmup = Number(values.warmup);
+const samples = Number(values.samples);
+const latencySeconds = Number(values['latency-seconds']);
+const portkeyVersion = values['portkey-version'];
+const honoNodeServer = values['hono-node-server'];
+
+const root = new URL('..', import.meta.url).pathname;
+const cli = join(root, 'dist/cli/main.js');
+const run = promisify(execFile);
+const children = new Set();
+const temporary = [];
+const EXPECTED = 'Hello from the bench upstream.';
+const MODEL = 'chatmodel-4o';
+const messages = [
+  { role: 'system', content: 'You are a terse assistant.' },
+  { role: 'user', content: 'Say hello to the benchmark.' },
+];
+const bodies = {
+  plain: JSON.stringify({ model: MODEL, messages }),
+  stream: JSON.stringify({ model: MODEL, messages, stream: true }),
+};
+
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function temporaryDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+}
+
+/** Starts a child process; keeps the tail of its stderr to explain a failure. */
+function startChild(args, options = {}) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  children.add(child);
+  child.stderrTail = '';
+  child.stderr.on('data', (chunk) => (child.stderrTail = (child.stderrTail + chunk).slice(-4000)));
+  child.exited = new Promise((resolve) => child.once('exit', resolve));
+  child.exited.then(() => children.delete(child));
+  return child;
+}
+
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const exited = await Promise.race([child.exited.then(() => true), sleep(5000).then(() => false)]);
+  if (!exited) child.kill('SIGKILL');
+}
+
+/** Polls a URL until it answers 200, or throws after `ms`. */
+async function waitUntilUp(url, child, what, ms = 30_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null)
+      throw new Error(`${what} exited (${child.exitCode}): ${child.stderrTail.trim()}`);
+    try {
+      const answer = await request(url);
+      await answer.body.dump();
+      if (answer.statusCode === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`${what} did not answer ${url} within ${ms / 1000} s: ${child.stderrTail.trim()}`);
+}
+
+async function startUpstream() {
+  const child = startChild([new URL('./chat-upstream.mjs', import.meta.url).pathname]);
+  const line = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+  return { child, ...JSON.parse(line) };
+}
+
+/** {served, connections}: completions the upstream answered, and on how many connections. */
+async function upstreamStats(upstream) {
+  const answer = await request(`${upstream.url}/stats`);
+  return answer.body.json();
+}
+
+/** The real server: `switchyard serve --config FILE` from dist/, with a token made by the CLI. */
+async function startSwitchyard(upstream) {
+  if (!existsSync(cli))
+    throw new Error('dist/ is missing: run `make setup` (or `npx tsc -p tsconfig.build.json`)');
+  const dir = temporaryDir('switchyard-bench-chat-');
+  const port = await freePort();
+  const config = {
+    port,
+    host: '127.0.0.1',
+    data_dir: join(dir, 'data'),
+    log: { level: 'warn' },
+    // Tokens made without --rate and --concurrency: no rate or concurrency limit.
+    tokens: { default_rate_per_second: null, default_concurrency: null },
+    channels: [
+      {
+        name: 'bench-upstream',
+        capability: 'chat',
+        type: 'openai-compatible',
+        base_url: upstream.base_url,
+        api_key: 'sk-bench-upstream',
+        models: [MODEL],
+      },
+    ],
+  };
+  const file = join(dir, 'switchyard.yaml');
+  writeFileSync(file, JSON.stringify(config, null, 2)); // JSON is YAML
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SWITCHYARD_')));
+  const { stdout } = await run(
+    process.execPath,
+    [cli, 'token', 'create', '--config', file, '--name', 'bench-chat', '--json'],
+    { env },
+  );
+  const created = JSON.parse(stdout);
+  if (created.credits !== 'unlimited' || created.rate_per_second !== 'unlimited')
+    throw new Error(`the bench token is limited: ${stdout}`);
+  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+  const child = startChild([...profile, cli, 'serve', '--config', file], { env });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}/readyz`, child, 'switchyard');
+  return {
+    child,
+    url: `${url}/chatmodel/chat/completions`,
+    headers: { authorization: `Bearer ${created.token}` },
+  };
+}
+
+/**
+ * Installs @portkey-ai/gateway into a temporary folder. Its own dependency range lets npm pick
+ * @hono/node-server 1.14 or later, whose Response keeps the upstream's immutable Headers, and
+ * every streamed answer then fails with `TypeError: immutable` (Portkey-AI/gateway#1389, #1550);
+ * an npm override pins an earlier @hono/node-server (`--hono-node-server none` to leave it).
+ */
+async function installPortkey() {
+  const dir = temporaryDir('portkey-bench-');
+  const manifest = { private: true };
+  if (honoNodeServer !== 'none') manifest.overrides = { '@hono/node-server': honoNodeServer };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
+  const started = Date.now();
+  await run(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      dir,
+      `@portkey-ai/gateway@${portkeyVersion}`,
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+    ],
+    { cwd: dir, timeout: 300_000, maxBuffer: 16 * 2 ** 20 },
+  );
+  const entry = join(dir, 'node_modules/@portkey-ai/gateway/build/start-server.js');
+  if (!existsSync(entry)) throw new Error(`npm installed no ${entry}`);
+  const versionOf = async (name) => {
+    const { stdout } = await run(process.execPath, [
+      '-p',
+      `require(${JSON.stringify(join(dir, 'node_modules', name, 'package.json'))}).version`,
+    ]);
+    return stdout.trim();
+  };
+  return {
+    entry,
+    install_seconds: Math.round((Date.now() - started) / 100) / 10,
+    versions: {
+      '@portkey-ai/gateway': await versionOf('@portkey-ai/gateway'),
+      '@hono/node-server': await versionOf('@hono/node-server'),
+      hono: await versionOf('hono'),
+    },
+  };
+}
+
+async function startPortkey(install, upstream) {
+  const port = await freePort();
+  const child = startChild([install.entry, `--port=${port}`, '--headless']);
+  child.stdout.resume(); // a start-up spinner and banner
+  await waitUntilUp(`http://127.0.0.1:${port}/`, child, 'portkey');
+  return {
+    child,
+    url: `http://127.0.0.1:${port}/v1/chat/completions`,
+    headers: {
+      authorization: 'Bearer sk-bench-upstream',
+      'x-portkey-provider': 'openai',
+      'x-portkey-custom-host': upstream.base_url,
+    },
+  };
+}
+
+/** What is wrong with an answer, or null when it is the fixed completion. */
+function problemOf(mode, status, text) {
+  if (status !== 200) return `HTTP ${status}: ${text.slice(0, 200)}`;
+  if (mode === 'plain') {
+    try {
+      const content = JSON.parse(text).choices?.[0]?.message?.content;
+      return content === EXPECTED ? null : `unexpected completion: ${text.slice(0, 200)}`;
+    } catch {
+      return `not JSON: ${text.slice(0, 200)}`;
+    }
+  }
+  const events = text
+    .split(/\r?\n\r?\n/)
+    .map((e) => e.replace(/^data: ?/, ''))
+    .filter(Boolean);
+  if (events.at(-1) !== '[DONE]') return `stream not closed by [DONE]: ${text.slice(-200)}`;
+  let content = '';
+  for (const event of events.slice(0, -1)) {
+    const chunk = JSON.parse(event);
+    if (chunk.error) return `error event: ${event}`;
+    content += chunk.choices?.[0]?.delta?.content ?? '';
+  }
+  return content === EXPECTED ? null : `unexpected streamed content: ${JSON.stringify(content)}`;
+}
+
+/** One request, timed in ms; `problem` is null when the answer was right. */
+async function timed(target, mode, dispatcher) {
+  const start = process.hrtime.bigint();
+  try {
+    const answer = await request(target.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...target.headers },
+      body: bodies[mode],
+      dispatcher,
+    });
+    const text = await answer.body.text();
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    return { ms, problem: problemOf(mode, answer.statusCode, text) };
+  } catch (error) {
+    return { ms: Number(process.hrtime.bigint() - start) / 1e6, problem: `${error.code ?? error.message}` };
+  }
+}
+
+const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const round3 = (x) => Number(x.toFixed(3));
+
+function summary(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    n: sorted.length,
+    p50: round3(percentile(sorted, 0.5)),
+    p99: round3(percentile(sorted, 0.99)),
+    mean: round3(sorted.reduce((s, x) => s + x, 0) / sorted.length),
+  };
+}
+
+async function cannon(target, mode, seconds) {
+  return autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: bodies[mode],
+    connections,
+    duration: seconds,
+  });
+}
+
+/** Throughput under load, then latency one request at a time (paired with the direct path). */
+async function measure(name, target, mode, upstream, direct) {
+  const check = await timed(target, mode);
+  if (check.problem) return { server: name, mode, error: check.problem };
+  await cannon(target, mode, warmup);
+  const before = await upstreamStats(upstream);
+  const result = await cannon(target, mode, duration);
+  const after = await upstreamStats(upstream);
+
+  const own = new Agent({ connections: 1 });
+  const straight = new Agent({ connections: 1 });
+  for (let i = 0; i < 50; i += 1) {
+    await timed(target, mode, own);
+    if (direct) await timed(direct, mode, straight);
+  }
+  const times = [];
+  const baseline = [];
+  let sequentialFailures = 0;
+  let firstProblem = null;
+  const until = Date.now() + latencySeconds * 1000;
+  for (let i = 0; i < samples && Date.now() < until; i += 1) {
+    const one = await timed(target, mode, own);
+    if (one.problem) {
+      sequentialFailures += 1;
+      firstProblem ??= one.problem;
+    } else times.push(one.ms);
+    if (direct) {
+      const base = await timed(direct, mode, straight);
+      if (!base.problem) baseline.push(base.ms);
+    }
+  }
+  await own.close();
+  await straight.close();
+  if (times.length === 0) return { server: name, mode, error: `every timed request failed: ${firstProblem}` };
+
+  const latency = summary(times);
+  const row = {
+    server: name,
+    mode,
+    requests_per_second: Math.round(result.requests.average),
+    total: result.requests.total,
+    // What reached the upstream during the measured run (a gateway answers nothing itself).
+    reached_upstream: after.served - before.served,
+    upstream_connections_opened: after.connections - before.connections,
+    failures: result.non2xx + result.errors + result.timeouts + sequentialFailures,
+    failure_detail: {
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      sequential: sequentialFailures,
+      ...(firstProblem ? { first_problem: firstProblem } : {}),
+    },
+    latency_ms: latency,
+    load_latency_ms: { p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.mean },
+  };
+  if (direct) {
+    const base = summary(baseline);
+    row.baseline_ms = base;
+    row.added_ms = { p50: round3(latency.p50 - base.p50), p99: round3(latency.p99 - base.p99) };
+  }
+  return row;
+}
+
+// --- the run -------------------------------------------------------------------------------------
+
+const report = {
+  benchmark: 'chat',
+  date: new Date().toISOString(),
+  machine: { ...machine(), load_average_at_start: loadavg().map((x) => Number(x.toFixed(2))) },
+  settings: {
+    duration_s: duration,
+    connections,
+    warmup_s: warmup,
+    latency_samples_max: samples,
+    latency_seconds_max: latencySeconds,
+  },
+  portkey: { requested_version: portkeyVersion, hono_node_server_override: honoNodeServer },
+  results: [],
+};
+
+let install = null;
+if (values['no-portkey']) {
+  report.portkey.available = false;
+  report.portkey.reason = 'skipped (--no-portkey)';
+} else {
+  console.log(`installing @portkey-ai/gateway@${portkeyVersion} into a temporary folder …`);
+  try {
+    install = await installPortkey();
+    Object.assign(report.portkey, { available: true, ...install, entry: undefined });
+  } catch (error) {
+    report.portkey.available = false;
+    report.portkey.reason = `npm install failed: ${(error.stderr || error.message).toString().trim().slice(0, 1000)}`;
+  }
+}
+
+const upstream = await startUpstream();
+const direct = {
+  url: `${upstream.url}/v1/chat/completions`,
+  headers: { authorization: 'Bearer sk-bench-upstream' },
+};
+// All servers are up from the start (an idle one costs nothing), so that within a mode the three
+// rows are measured back to back, under the same background load.
+const targets = [['upstream', direct]];
+targets.push(['switchyard', await startSwitchyard(upstream)]);
+if (install) {
+  try {
+    targets.push(['portkey', await startPortkey(install, upstream)]);
+  } catch (error) {
+    report.portkey.available = false;
+    report.portkey.reason = `could not start: ${error.message}`;
+  }
+}
+
+for (const mode of ['plain', 'stream']) {
+  for (const [name, target] of targets) {
+    process.stdout.write(`${name} ${mode} … `);
+    const row = await measure(name, target, mode, upstream, name === 'upstream' ? null : direct);
+    if (row.error && name === 'upstream') throw new Error(`the bench upstream itself fails: ${row.error}`);
+    if (row.error && target.child?.stderrTail) {
+      const said = target.child.stderrTail.split('\n').find((l) => /error/i.test(l));
+      if (said) row.error += ` (its stderr: ${said.trim().slice(0, 300)})`;
+    }
+    report.results.push(row);
+    console.log(
+      row.error ? `FAILED ${row.error}` : `${row.requests_per_second} req/s, p50 ${row.latency_ms.p50} ms`,
+    );
+  }
+}
+for (const [, target] of targets) if (target.child) await stopChild(target.child);
+await stopChild(upstream.child);
+report.machine.load_average_at_end = loadavg().map((x) => Number(x.toFixed(2)));
+
+// --- ratios, targets, table ----------------------------------------------------------------------
+
+const find = (server, mode) => report.results.find((r) => r.server === server && r.mode === mode && !r.error);
+report.ratio = {};
+report.targets = {
+  throughput_vs_portkey_min: 5,
+  p50_added_ms_max: 1,
+};
+for (const mode of ['plain', 'stream']) {
+  const sy = find('switchyard', mode);
+  const pk = find('portkey', mode);
+  const up = find('upstream', mode);
+  report.ratio[mode] = {
+    switchyard_over_portkey_throughput:
+      sy && pk ? Number((sy.requests_per_second / pk.requests_per_second).toFixed(2)) : null,
+    switchyard_over_upstream_throughput:
+      sy && up ? Number((sy.requests_per_second / up.requests_per_second).toFixed(3)) : null,
+    portkey_over_upstream_throughput:
+      pk && up ? Number((pk.requests_per_second / up.requests_per_second).toFixed(3)) : null,
+  };
+  report.targets[mode] = {
+    throughput_met: sy && pk ? sy.requests_per_second >= 5 * pk.requests_per_second : null,
+    p50_added_met: sy ? sy.added_ms.p50 <= 1 : null,
+  };
+}
+
+const m = report.machine;
+console.log(`\nmachine: ${m.cpus} × ${m.cpu}, ${m.memory_gib} GiB, node ${m.node}`);
+console.log(
+  `load average at start ${m.load_average_at_start.join(' ')}, at end ${m.load_average_at_end.join(' ')}`,
+);
+console.log(
+  `${duration} s per row after ${warmup} s of warm-up, ${connections} connections; ` +
+    `latency: one request at a time, +p50/+p99 over the direct path measured alongside\n`,
+);
+const header = [
+  'server',
+  'mode',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  '+p50 ms',
+  '+p99 ms',
+  'load p50',
+  'load p99',
+  'failures',
+];
+const widths = [11, 7, 8, 9, 9, 9, 9, 9, 9, 10];
+const line = (cells) =>
+  cells.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('');
+console.log(line(header));
+for (const r of report.results) {
+  if (r.error) {
+    console.log(`${line([r.server, r.mode])}   failed: ${r.error.slice(0, 300)}`);
+    continue;
+  }
+  console.log(
+    line([
+      r.server,
+      r.mode,
+      r.requests_per_second,
+      r.latency_ms.p50,
+      r.latency_ms.p99,
+      r.added_ms?.p50 ?? '',
+      r.added_ms?.p99 ?? '',
+      r.load_latency_ms.p50,
+      r.load_latency_ms.p99,
+      r.failures,
+    ]),
+  );
+}
+const portkeyStream = find('portkey', 'stream');
+if (portkeyStream) {
+  report.portkey.note =
+    'Portkey relays a stream through readStream (src/handlers/streamHandler.ts), which waits 25 ms ' +
+    '(a fixed setTimeout) before passing on the first event: its streamed latency is at least 25 ms and, with ' +
+    `${connections} connections, its streamed throughput at most ${Math.round(connections / 0.025)} req/s.`;
+}
+if (!report.portkey.available) console.log(`\nportkey: not measured: ${report.portkey.reason}`);
+else
+  console.log(
+    `\nportkey: ${Object.entries(report.portkey.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')} (installed in ${report.portkey.install_seconds} s)`,
+  );
+for (const mode of ['plain', 'stream']) {
+  const ratio = report.ratio[mode].switchyard_over_portkey_throughput;
+  const target = report.targets[mode];
+  const sy = find('switchyard', mode);
+  console.log(
+    `${mode.padEnd(6)} switchyard / portkey throughput: ${ratio === null ? 'n/a' : `×${ratio}`}` +
+      ` (target ≥ ×5: ${target.throughput_met === null ? 'n/a' : target.throughput_met ? 'met' : 'NOT met'});` +
+      ` switchyard added p50 ${sy ? `${sy.added_ms.p50} ms` : 'n/a'}` +
+      ` (target ≤ 1 ms: ${target.p50_added_met === null ? 'n/a' : target.p50_added_met ? 'met' : 'NOT met'})`,
+  );
+}
+if (report.portkey.note) console.log(`note: ${report.portkey.note}`);
+saveReport('chat', report);
+if (report.results.some((r) => r.server === 'switchyard' && r.error)) process.exitCode = 1;

@@ -1,0 +1,3 @@
+/** In-process chat with a local GGUF model: see docs/local-llm.md. */
+export { LocalLlm, type LocalLlmOptions } from './local-llm.js';
+export { LocalLlmError, type LocalLlmErrorCode } from './errors.js';
