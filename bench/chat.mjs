@@ -12,7 +12,7 @@
 //   [--latency-seconds 15] [--portkey-version 1.15.2] [--hono-node-server 1.13.8|none]
 //   [--no-portkey] [--cpu-prof DIR]
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -168,9 +168,9 @@ async function startSwitchyard(upstream) {
 
 /**
  * Installs @portkey-ai/gateway into a temporary folder. Its own dependency range lets npm pick
- * @hono/node-server 1.14 or later, whose Response keeps the upstream's immutable Headers, and
- * every streamed answer then fails with `TypeError: immutable` (Portkey-AI/gateway#1389, #1550);
- * an npm override pins an earlier @hono/node-server (`--hono-node-server none` to leave it).
+ * @hono/node-server 1.14.2 or later (1.19 today), whose Response keeps the upstream's immutable
+ * Headers, and every streamed answer then fails with `TypeError: immutable` (Portkey-AI/gateway
+ * #1389, #1550); an npm override pins an earlier one (`--hono-node-server none` to leave it).
  */
 async function installPortkey() {
   const dir = temporaryDir('portkey-bench-');
@@ -193,20 +193,19 @@ async function installPortkey() {
   );
   const entry = join(dir, 'node_modules/@portkey-ai/gateway/build/start-server.js');
   if (!existsSync(entry)) throw new Error(`npm installed no ${entry}`);
-  const versionOf = async (name) => {
-    const { stdout } = await run(process.execPath, [
-      '-p',
-      `require(${JSON.stringify(join(dir, 'node_modules', name, 'package.json'))}).version`,
-    ]);
-    return stdout.trim();
+  // The copy the gateway loads: its own nested one when npm made one, else the top-level one.
+  const versionOf = (name) => {
+    const nested = join(dir, 'node_modules/@portkey-ai/gateway/node_modules', name, 'package.json');
+    const file = existsSync(nested) ? nested : join(dir, 'node_modules', name, 'package.json');
+    return JSON.parse(readFileSync(file, 'utf8')).version;
   };
   return {
     entry,
     install_seconds: Math.round((Date.now() - started) / 100) / 10,
     versions: {
-      '@portkey-ai/gateway': await versionOf('@portkey-ai/gateway'),
-      '@hono/node-server': await versionOf('@hono/node-server'),
-      hono: await versionOf('hono'),
+      '@portkey-ai/gateway': versionOf('@portkey-ai/gateway'),
+      '@hono/node-server': versionOf('@hono/node-server'),
+      hono: versionOf('hono'),
     },
   };
 }
@@ -294,13 +293,36 @@ async function cannon(target, mode, seconds) {
   });
 }
 
-/** Throughput under load, then latency one request at a time (paired with the direct path). */
+const clockTicks = await run('getconf', ['CLK_TCK']).then(
+  ({ stdout }) => Number(stdout) || 100,
+  () => 100,
+);
+
+/** CPU seconds (user + system) a process has used so far, from /proc; null where there is none. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3, state
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks; // fields 14 and 15
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Throughput under load (and the server's own CPU time per request: on a machine whose cores the
+ * load generator and the upstream share, the fairer measure of what a gateway costs), then
+ * latency one request at a time, paired with the direct path.
+ */
 async function measure(name, target, mode, upstream, direct) {
+  const pid = (target.child ?? upstream.child).pid;
   const check = await timed(target, mode);
   if (check.problem) return { server: name, mode, error: check.problem };
   await cannon(target, mode, warmup);
   const before = await upstreamStats(upstream);
+  const cpuBefore = cpuSeconds(pid);
   const result = await cannon(target, mode, duration);
+  const cpuAfter = cpuSeconds(pid);
   const after = await upstreamStats(upstream);
 
   const own = new Agent({ connections: 1 });
@@ -334,6 +356,10 @@ async function measure(name, target, mode, upstream, direct) {
     server: name,
     mode,
     requests_per_second: Math.round(result.requests.average),
+    cpu_us_per_request:
+      cpuBefore === null || cpuAfter === null
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) * 1e6) / Math.max(1, result.requests.total)),
     total: result.requests.total,
     // What reached the upstream during the measured run (a gateway answers nothing itself).
     reached_upstream: after.served - before.served,
@@ -443,6 +469,10 @@ for (const mode of ['plain', 'stream']) {
       sy && pk ? Number((sy.requests_per_second / pk.requests_per_second).toFixed(2)) : null,
     switchyard_over_upstream_throughput:
       sy && up ? Number((sy.requests_per_second / up.requests_per_second).toFixed(3)) : null,
+    portkey_over_switchyard_cpu_per_request:
+      sy?.cpu_us_per_request && pk?.cpu_us_per_request
+        ? Number((pk.cpu_us_per_request / sy.cpu_us_per_request).toFixed(2))
+        : null,
     portkey_over_upstream_throughput:
       pk && up ? Number((pk.requests_per_second / up.requests_per_second).toFixed(3)) : null,
   };
@@ -459,12 +489,14 @@ console.log(
 );
 console.log(
   `${duration} s per row after ${warmup} s of warm-up, ${connections} connections; ` +
+    `cpu µs/req: the server process's own CPU time per request under that load; ` +
     `latency: one request at a time, +p50/+p99 over the direct path measured alongside\n`,
 );
 const header = [
   'server',
   'mode',
   'req/s',
+  'cpu µs/req',
   'p50 ms',
   'p99 ms',
   '+p50 ms',
@@ -473,7 +505,7 @@ const header = [
   'load p99',
   'failures',
 ];
-const widths = [11, 7, 8, 9, 9, 9, 9, 9, 9, 10];
+const widths = [11, 7, 8, 12, 9, 9, 9, 9, 9, 9, 10];
 const line = (cells) =>
   cells.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('');
 console.log(line(header));
@@ -487,6 +519,7 @@ for (const r of report.results) {
       r.server,
       r.mode,
       r.requests_per_second,
+      r.cpu_us_per_request ?? 'n/a',
       r.latency_ms.p50,
       r.latency_ms.p99,
       r.added_ms?.p50 ?? '',
@@ -521,6 +554,8 @@ for (const mode of ['plain', 'stream']) {
       ` switchyard added p50 ${sy ? `${sy.added_ms.p50} ms` : 'n/a'}` +
       ` (target ≤ 1 ms: ${target.p50_added_met === null ? 'n/a' : target.p50_added_met ? 'met' : 'NOT met'})`,
   );
+  const cpu = report.ratio[mode].portkey_over_switchyard_cpu_per_request;
+  if (cpu !== null) console.log(`${''.padEnd(6)} CPU per request, portkey / switchyard: ×${cpu}`);
 }
 if (report.portkey.note) console.log(`note: ${report.portkey.note}`);
 saveReport('chat', report);
