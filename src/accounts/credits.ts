@@ -54,6 +54,9 @@ export class Credits {
 
   /** Takes the credits of a synchronous request, to be refunded if it fails. */
   async reserve(payer: Payer, amount: number): Promise<Reservation> {
+    // An unlimited balance has nothing to take or give back: no write at all.
+    if (payer.credits === null || amount <= 0)
+      return { amount: 0, settle: async () => {}, refund: async () => {} };
     await takeCredits(this.db, payer, amount);
     const tokenId = payer.id;
     let done = false;

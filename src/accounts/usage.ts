@@ -3,7 +3,7 @@
  * queued and written in batches (one transaction per batch, at most `flushMs` after the answer),
  * so that a request does not pay for a database write of its own; `flush` runs on shutdown.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { UsageTable } from '../store/tables.js';
@@ -21,6 +21,14 @@ export interface UsageRecord {
 
 const BATCH = 500;
 
+/**
+ * Record ids that sort by time (milliseconds, then randomness against collisions between nodes),
+ * so that new rows append to the table's index instead of landing at random places in it.
+ */
+function recordId(now: number): string {
+  return `${now.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
+}
+
 export class Usage {
   private pending: Insertable<UsageTable>[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -33,8 +41,9 @@ export class Usage {
   ) {}
 
   record(entry: UsageRecord): void {
+    const now = Date.now();
     this.pending.push({
-      id: randomUUID(),
+      id: recordId(now),
       token_id: entry.tokenId,
       operation: entry.operation,
       model: entry.model,
@@ -43,7 +52,7 @@ export class Usage {
       status: entry.status,
       latency_ms: entry.latencyMs,
       trace_id: entry.traceId,
-      created_at: Date.now(),
+      created_at: now,
     });
     if (this.pending.length >= BATCH) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);

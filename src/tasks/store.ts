@@ -117,7 +117,8 @@ export class TaskStore {
         response: null,
         state: 'queued',
         credits: spec.price,
-        credits_state: spec.price > 0 ? 'reserved' : null,
+        // Only a limited balance has credits to settle or refund.
+        credits_state: spec.price > 0 && spec.payer.credits !== null ? 'reserved' : null,
         callback_url: typeof body.callback_url === 'string' ? body.callback_url : null,
         callback_state: typeof body.callback_url === 'string' ? 'waiting' : null,
         callback_attempts: 0,

@@ -134,6 +134,19 @@ describe('routing', () => {
     expect(counts()).toEqual([1, 1, 0]);
   });
 
+  it('keeps long timeouts too (undici’s own timer), and falls back', async () => {
+    const { server, token } = await route([{ priority: 1, timeout_seconds: 2 }, { priority: 2 }], {
+      retries: 0,
+    });
+    upstreams[0]?.delay(6000);
+    const started = Date.now();
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(1900);
+    expect(waited).toBeLessThan(4500);
+    expect(counts()).toEqual([1, 1, 0]);
+  });
+
   it('retries a stream that fails before its first chunk, on the next channel', async () => {
     const { server, token } = await route([{ priority: 1 }, { priority: 2 }], { retries: 0 });
     upstreams[0]?.failNext(503);

@@ -4,7 +4,16 @@
  * answer's headers are in (a stream then runs as long as its chunks keep coming).
  */
 export function headerDeadline(signal: AbortSignal, ms: number): { signal: AbortSignal; arrived(): void } {
-  const timer = new AbortController();
-  const handle = setTimeout(() => timer.abort(new Error(`no answer within ${ms} ms`)), ms);
-  return { signal: AbortSignal.any([signal, timer.signal]), arrived: () => clearTimeout(handle) };
+  // One controller for both causes: AbortSignal.any costs more than this on every request.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const handle = setTimeout(() => controller.abort(new Error(`no answer within ${ms} ms`)), ms);
+  return {
+    signal: controller.signal,
+    arrived: () => {
+      clearTimeout(handle);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
 }

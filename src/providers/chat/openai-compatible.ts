@@ -17,6 +17,9 @@ export interface OpenAiChannel {
   timeout_seconds: number;
 }
 
+/** Below this, a channel's timeout is kept by our own timer rather than undici's. */
+const PRECISE_BELOW_MS = 2000;
+
 /** One pool of keep-alive connections for all upstream channels. */
 const upstreams: Dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
 
@@ -43,7 +46,8 @@ export class OpenAiCompatible implements ChatBackend {
 
   private async send(body: ChatRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
     const timeout = this.channel.timeout_seconds * 1000;
-    const deadline = headerDeadline(signal, timeout);
+    // undici's own header timeout ticks by the second: exact enough for long limits, not short ones.
+    const deadline = timeout < PRECISE_BELOW_MS ? headerDeadline(signal, timeout) : undefined;
     let response: Dispatcher.ResponseData;
     try {
       response = await request(this.url, {
@@ -54,17 +58,20 @@ export class OpenAiCompatible implements ChatBackend {
           ...(this.channel.api_key ? { authorization: `Bearer ${this.channel.api_key}` } : {}),
         },
         body: JSON.stringify({ ...body, model: this.channel.model_map[body.model] ?? body.model }),
-        signal: deadline.signal,
+        signal: deadline?.signal ?? signal,
+        headersTimeout: timeout,
         bodyTimeout: timeout,
       });
     } catch (error) {
-      const reason =
-        deadline.signal.aborted && !signal.aborted
-          ? `no answer within ${this.channel.timeout_seconds} s`
-          : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+      const code = (error as NodeJS.ErrnoException).code;
+      const late =
+        (deadline?.signal.aborted === true && !signal.aborted) || code === 'UND_ERR_HEADERS_TIMEOUT';
+      const reason = late
+        ? `no answer within ${this.channel.timeout_seconds} s`
+        : (code ?? (error as Error).message);
       throw new UpstreamFailure(`${this.channel.name} unreachable (${reason})`);
     } finally {
-      deadline.arrived();
+      deadline?.arrived();
     }
     if (response.statusCode >= 400) throw await failureOf(response);
     return response;
@@ -81,9 +88,11 @@ export class OpenAiCompatible implements ChatBackend {
       { ...body, stream: true, stream_options: { ...(body.stream_options ?? {}), include_usage: true } },
       signal,
     );
+    let done = false;
     try {
       for await (const data of sseData(response.body)) {
-        if (data === '[DONE]') return;
+        // Read on to the body's end: leaving the loop early makes the stream build an AbortError.
+        if (done || (done = data === '[DONE]')) continue;
         const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
         if (chunk.error)
           throw new UpstreamFailure(
@@ -95,6 +104,6 @@ export class OpenAiCompatible implements ChatBackend {
       if (error instanceof UpstreamFailure) throw error;
       throw new UpstreamFailure(`${this.channel.name} stream broke (${(error as Error).message})`);
     }
-    throw new UpstreamFailure(`${this.channel.name} ended the stream without [DONE]`);
+    if (!done) throw new UpstreamFailure(`${this.channel.name} ended the stream without [DONE]`);
   }
 }
