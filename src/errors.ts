@@ -56,6 +56,8 @@ export interface ServiceErrorOptions {
   taskId?: string;
   /** Extra response headers (e.g. `Allow` for 405). */
   headers?: Record<string, string>;
+  /** Details for the log under the trace id, never sent to the client. */
+  internal?: string;
 }
 
 export class ServiceError extends Error {

@@ -160,6 +160,7 @@ export async function startWorkers(services: Services): Promise<void> {
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  services.runner.stop();
   await services.queue.close();
   await services.callbacks.close();
   await services.providers.close();

@@ -61,7 +61,12 @@ describe('configuration', () => {
 
   it('charges chat by tokens: a hold up front, the usage after', () => {
     const config = loadConfig({ env: {} });
-    const body = { model: 'moon-k2.5', messages: [{ role: 'user', content: 'x'.repeat(3000) }], max_tokens: 1000, n: 2 };
+    const body = {
+      model: 'moon-k2.5',
+      messages: [{ role: 'user', content: 'x'.repeat(3000) }],
+      max_tokens: 1000,
+      n: 2,
+    };
     const charge = chargeFor(config.prices, 'chat.moon', body);
     // At most 1016 prompt tokens at 1 per 1000 and 2000 completion tokens at 2 per 1000.
     expect(charge.hold).toBe(6);

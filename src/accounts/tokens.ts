@@ -110,6 +110,8 @@ export class Tokens {
       .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    // Again after the write: a request between the first clear and the commit re-cached it.
+    this.cache.clear();
     return Number(result.numUpdatedRows);
   }
 

@@ -51,7 +51,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       operation: caller.operation.path,
       model: typeof body.model === 'string' ? body.model : null,
       action: typeof body.action === 'string' ? body.action : null,
-      credits: reply.statusCode < 300 ? caller.charged : 0,
+      credits: caller.charged,
       status: reply.statusCode,
       latencyMs: reply.elapsedTime,
       traceId: request.id,

@@ -43,6 +43,7 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = error instanceof ServiceError ? error : fromFastify(error, bodyLimit);
+    if (known?.options.internal) request.log.warn({ detail: known.options.internal }, known.message);
     if (known) return sendError(reply, known);
     request.log.error({ err: error }, 'unhandled fault');
     return sendError(

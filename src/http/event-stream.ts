@@ -13,11 +13,14 @@ function errorEvent(error: unknown): string {
   return JSON.stringify({ error: { code: known.code, type: known.code, message: known.message } });
 }
 
-/** Sends the events; `ended(ok)` runs once the stream is over, before the response closes. */
+/**
+ * Sends the events; `ended(ok, clientLeft)` runs once the stream is over, before the response
+ * closes.
+ */
 export function sendEvents(
   reply: FastifyReply,
   stream: EventStream,
-  ended: (ok: boolean) => Promise<void>,
+  ended: (ok: boolean, clientLeft: boolean) => Promise<void>,
 ): FastifyReply {
   const out = new PassThrough();
   reply
@@ -38,7 +41,9 @@ export function sendEvents(
       reply.log.warn({ err: error }, 'stream failed after it started');
       if (!out.destroyed) out.write(`data: ${errorEvent(error)}\n\n`);
     } finally {
-      await ended(ok).catch((error: unknown) => reply.log.error({ err: error }, 'stream settlement failed'));
+      await ended(ok, out.destroyed).catch((error: unknown) =>
+        reply.log.error({ err: error }, 'stream settlement failed'),
+      );
       out.end();
     }
   })();

@@ -106,10 +106,12 @@ function handler(services: Services) {
               signal: controller.signal,
             });
       if (answer instanceof EventStream) {
-        return sendEvents(reply, answer, async (ok) => {
+        return sendEvents(reply, answer, async (ok, clientLeft) => {
           const usage = answer.usage();
-          // A broken stream is charged for what it used, when that is known, else not at all.
-          const cost = ok || usage ? charge.actual(usage) : 0;
+          // A broken stream is charged for what it used when that is known. Unknown: a stream
+          // the client abandoned keeps its hold (the upstream generated for it); one that broke
+          // upstream costs nothing.
+          const cost = ok || usage ? charge.actual(usage) : clientLeft ? charge.hold : 0;
           caller.charged = cost;
           await reservation.settle(cost);
         });

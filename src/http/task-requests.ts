@@ -67,7 +67,9 @@ export async function answerTask(
     deadlineMs: deadlineOf(services, body),
     idempotencyKey,
   });
-  if (created) await services.queue.enqueue(task.id, task.family);
+  // A replayed request re-enqueues a live task too: enqueueing is idempotent, and it rescues a
+  // task whose first enqueue was lost.
+  if (task.state === 'queued' || task.state === 'running') await services.queue.enqueue(task.id, task.family);
   caller.charged = created ? price : 0;
 
   if (typeof body.callback_url === 'string' || body.async === true) {

@@ -63,7 +63,7 @@ export class OutboundGuard {
           const refused = addresses.find((a) => !options.policy(a.address));
           if (addresses.length === 0 || refused) {
             const reason = refused
-              ? `resolves to ${refused.address}, which is not allowed`
+              ? 'resolves to a private or reserved address, which is not allowed'
               : 'has no address';
             callback(new OutboundRefused(`${hostname} ${reason}`), '', 0);
           } else if ((lookupOptions as { all?: boolean }).all) {

@@ -150,6 +150,8 @@ export class ChannelRouter<C extends RoutedChannel> {
           return result;
         } catch (error) {
           if (!(error instanceof UpstreamFailure)) throw error;
+          // The client left: that says nothing about the channel's health.
+          if (signal.aborted) throw new ServiceError('upstream_error', 'the request was abandoned');
           if (!error.retryable && !error.channelFault) {
             throw new ServiceError('bad_request', `upstream refused the request: ${error.message}`, {
               details: [{ field: 'body', rule: error.message }],
@@ -162,6 +164,9 @@ export class ChannelRouter<C extends RoutedChannel> {
         }
       }
     }
-    throw new ServiceError('upstream_error', `every channel for ${model} failed (${tried.join('; ')})`);
+    // What each upstream said stays in the log: it can name internal hosts and proxies.
+    throw new ServiceError('upstream_error', `every channel for ${model} failed (${tried.length} tried)`, {
+      internal: tried.join('; '),
+    });
   }
 }

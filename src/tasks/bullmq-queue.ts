@@ -19,6 +19,7 @@ interface TaskJob {
 
 /** Stalls are counted by the runner (MAX_ATTEMPTS); BullMQ must not fail the job on its own. */
 const STALLS_TOLERATED = 1000;
+const RETRIES_ON_ERROR = 8;
 
 export class BullmqQueue implements Queue {
   private readonly queues = new Map<string, BullQueue<TaskJob>>();
@@ -47,7 +48,15 @@ export class BullmqQueue implements Queue {
     await this.queue(family).add(
       'run',
       { taskId },
-      { jobId: taskId, removeOnComplete: true, removeOnFail: true },
+      {
+        jobId: taskId,
+        removeOnComplete: true,
+        removeOnFail: true,
+        // A handler that threw (the database was failing over) runs again later; the runner
+        // fails the task itself once it has started too often.
+        attempts: RETRIES_ON_ERROR,
+        backoff: { type: 'exponential', delay: 1000 },
+      },
     );
   }
 

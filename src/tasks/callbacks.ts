@@ -142,6 +142,7 @@ export class CallbackDeliveries {
           delivered_at: ok ? now : null,
         })
         .where('id', '=', delivery.id)
+        .where('state', '=', 'sending')
         .execute();
       await trx
         .updateTable('tasks')

@@ -52,6 +52,8 @@ export class Pump<T> {
       const claimed = free > 0 ? await this.options.claim(free).catch(this.failed) : [];
       for (const item of claimed) {
         const key = this.options.key(item);
+        // Our own lease lapsed (a missed heartbeat) while we still run it: keep the one run.
+        if (this.running.has(key)) continue;
         const done = this.options
           .work(item)
           .catch(this.failed)

@@ -6,6 +6,7 @@ import type { Db } from '../store/database.js';
 import type { Selectable } from 'kysely';
 import type { TaskTable } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
+import { redactRequest } from './redact.js';
 
 export interface TaskRecord {
   id: string;
@@ -48,7 +49,7 @@ function toRecord(row: Selectable<TaskTable>): TaskRecord {
   if (row.response !== null) record.response = JSON.parse(row.response) as Record<string, unknown>;
   if (row.callback_url !== null) {
     record.callback = {
-      url: row.callback_url,
+      url: redactRequest(row.callback_url) as string,
       state: row.callback_state ?? 'pending',
       attempts: row.callback_attempts,
       last_status: row.callback_last_status,

@@ -15,6 +15,7 @@ import { eventOf, type Outcome, type TaskRow, type TaskStore } from './store.js'
 
 /** A job whose worker died this many times is failed rather than tried again. */
 export const MAX_ATTEMPTS = 3;
+const SWEEP_MS = 60_000;
 
 export const TASK_FAMILIES = [...new Set(OPERATIONS.filter((o) => o.kind === 'task').map((o) => o.family))];
 
@@ -36,12 +37,29 @@ export class TaskRunner {
     private readonly onFinished: (task: TaskRow) => void,
   ) {}
 
-  /** Re-enqueues every live task (a restart left them), then starts the workers. */
+  private sweeper: NodeJS.Timeout | undefined;
+
+  /**
+   * Re-enqueues every live task (a restart left them), then starts the workers, and repeats the
+   * re-enqueueing every `SWEEP_MS`: a task whose job was lost (a crash between its commit and its
+   * enqueue, a queue that dropped it) is picked up again. Enqueueing is idempotent per task.
+   */
   async start(): Promise<void> {
-    for (const task of await this.store.live()) await this.queue.enqueue(task.id, task.family);
+    await this.requeueLive();
     for (const family of TASK_FAMILIES) {
       this.queue.consume(family, this.options.concurrency(family), (job) => this.run(job));
     }
+    this.sweeper = setInterval(() => {
+      this.requeueLive().catch((error: unknown) => this.log.error({ err: error }, 'task sweep failed'));
+    }, SWEEP_MS).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
+
+  private async requeueLive(): Promise<void> {
+    for (const task of await this.store.live()) await this.queue.enqueue(task.id, task.family);
   }
 
   publish(task: TaskRow): void {

@@ -6,6 +6,9 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { TaskEvent, TaskEvents } from './events.js';
 import { eventOf, type TaskStore } from './store.js';
+import { isTerminal } from './states.js';
+
+const RECHECK_MS = 5000;
 
 export class TaskWatch {
   constructor(
@@ -25,7 +28,12 @@ export class TaskWatch {
         resolve(event);
       };
       const unsubscribe = this.events.subscribe(taskId, (event) => event.terminal && finish(event));
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      // A lost event (a pub/sub reconnection) must not turn a finished task into a timeout.
+      const timer = setTimeout(() => {
+        this.store
+          .get(taskId)
+          .then((row) => finish(row && isTerminal(row.state) ? eventOf(row) : undefined), reject);
+      }, timeoutMs);
       this.store.get(taskId).then((row) => {
         if (row) {
           const event = eventOf(row);
@@ -49,7 +57,17 @@ export class TaskWatch {
       }
     };
     const unsubscribe = this.events.subscribe(taskId, write);
-    out.once('close', unsubscribe);
+    // Looks at the store now and then, so that a lost terminal event still ends the stream.
+    const check = setInterval(() => {
+      this.store.get(taskId).then(
+        (row) => row && isTerminal(row.state) && write(eventOf(row)),
+        () => undefined,
+      );
+    }, RECHECK_MS).unref();
+    out.once('close', () => {
+      clearInterval(check);
+      unsubscribe();
+    });
     this.store.get(taskId).then(
       (row) => {
         // An event that came first is at least as new as what the read saw.

@@ -110,11 +110,15 @@ describe('outbound guard', () => {
 
   it('refuses DNS names that resolve to private addresses', async () => {
     expect(await refusal(guard.request(`http://evil.test:${port}/ok`))).toMatch(
-      /evil.test resolves to 10.0.0.5/,
+      /^evil.test resolves to a private or reserved address/,
     );
-    expect(await refusal(guard.request('http://metadata.test/'))).toMatch(/169.254.169.254/);
+    expect(await refusal(guard.request('http://metadata.test/'))).toMatch(
+      /^metadata.test resolves to a private/,
+    );
     // One private address among public ones is enough to refuse the name.
-    expect(await refusal(guard.request(`http://mixed.test:${port}/ok`))).toMatch(/127.0.0.2/);
+    expect(await refusal(guard.request(`http://mixed.test:${port}/ok`))).toMatch(
+      /^mixed.test resolves to a private/,
+    );
     // The system resolver too: localhost is loopback.
     expect(await refusal(strict.request(`http://localhost:${port}/ok`))).toMatch(/not allowed/);
   });
@@ -133,7 +137,10 @@ describe('outbound guard', () => {
   it('checks every redirect hop', async () => {
     expect(await refusal(guard.request(`http://127.0.0.1:${port}/to-loopback`))).toMatch(/127.0.0.2/);
     expect(await refusal(guard.request(`http://127.0.0.1:${port}/to-metadata`))).toMatch(/169.254.169.254/);
-    expect(await refusal(guard.request(`http://127.0.0.1:${port}/to-evil-name`))).toMatch(/10.0.0.5/);
+    const named = await refusal(guard.request(`http://127.0.0.1:${port}/to-evil-name`));
+    // The client learns that the name is refused, not which internal address it has.
+    expect(named).toMatch(/^evil.test resolves to a private/);
+    expect(named).not.toContain('10.0.0.5');
     expect(await refusal(guard.request(`http://127.0.0.1:${port}/to-file`))).toMatch(/scheme file/);
     expect(await refusal(guard.request(`http://127.0.0.1:${port}/loop`))).toMatch(/3 redirects/);
   });
@@ -142,7 +149,9 @@ describe('outbound guard', () => {
     lookups = 0;
     const first = await guard.request(`http://rebind.test:${port}/ok`);
     expect(first.status).toBe(200);
-    expect(await refusal(guard.request(`http://rebind.test:${port}/ok`))).toMatch(/10.9.9.9/);
+    expect(await refusal(guard.request(`http://rebind.test:${port}/ok`))).toMatch(
+      /^rebind.test resolves to a private/,
+    );
   });
 
   it('caps the size of what it reads', async () => {

@@ -5,6 +5,8 @@ import { startServer, type TestServer } from '../support/server.js';
 import { expectError, fieldsOf } from '../support/expect.js';
 import { testProviders } from '../support/test-capability.js';
 import { pollTask } from '../support/poll.js';
+import { randomUUID } from 'node:crypto';
+import { tuneAudios } from '../../src/contract/tune.js';
 
 describe.each(BACKENDS)('%s', (backend) => {
   let server: TestServer;
@@ -152,20 +154,46 @@ describe.each(BACKENDS)('%s', (backend) => {
   // killing a real worker process (test/scale/multi-process.test.ts).
   if (backend === 'embedded')
     describe('dead workers', () => {
-      it('runs again a job whose worker died, and gives up after three deaths', async () => {
-        const { secret } = await account(100);
-        const submitted = await server.post('/tune/audios', generate('hang', { async: true }), secret);
-        const id = submitted.body.task_id as string;
-        await pollTask(server, 'tune', id, secret, (t) => t.state === 'running');
-        // As if the process running it had died for the third time: the lease lapsed.
+      // Jobs left as a process that died while running them leaves them: leased, the lease lapsed.
+      async function orphan(prompt: string, attempts: number, secret: string) {
+        const token = await server.services.tokens.authenticate(`Bearer ${secret}`);
+        const { task } = await server.services.taskStore.submit({
+          operation: tuneAudios,
+          payer: token,
+          traceId: randomUUID(),
+          body: { ...generate(prompt), model: 'tune-v4' },
+          price: 10,
+          deadlineMs: Date.now() + 60_000,
+        });
+        await server.services.taskStore.begin(task.id);
+        const now = Date.now();
         await server.services.db
-          .updateTable('jobs')
-          .set({ attempts: 3, lease_until: Date.now() - 1 })
-          .where('task_id', '=', id)
+          .insertInto('jobs')
+          .values({
+            task_id: task.id,
+            family: 'tune',
+            state: 'leased',
+            run_at: now,
+            lease_until: now - 1,
+            attempts,
+            created_at: now,
+          })
           .execute();
-        const record = await pollTask(server, 'tune', id, secret);
+        return task.id;
+      }
+
+      it('runs again a job whose worker died', async () => {
+        const { secret } = await account(100);
+        const record = await pollTask(server, 'tune', await orphan('sleep=10', 1, secret), secret);
+        expect(record.state).toBe('succeeded');
+      });
+
+      it('gives up on a job whose workers died three times, and refunds it', async () => {
+        const { secret, balance } = await account(100);
+        const record = await pollTask(server, 'tune', await orphan('sleep=10', 3, secret), secret);
         expect(record).toMatchObject({ state: 'failed', response: { error: { code: 'api_error' } } });
         expect(JSON.stringify(record.response)).toContain('stopped 3 times');
+        expect(await balance()).toBe(100);
       });
     });
 });

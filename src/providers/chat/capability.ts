@@ -25,6 +25,9 @@ async function* relay(
   } catch (error) {
     if (error instanceof UpstreamFailure) throw new ServiceError('upstream_error', error.message);
     throw error;
+  } finally {
+    // Stopped early (the client left): let the backend release its stream.
+    await rest.return?.();
   }
 }
 

@@ -11,9 +11,7 @@ export function headerDeadline(signal: AbortSignal, ms: number): { signal: Abort
   const handle = setTimeout(() => controller.abort(new Error(`no answer within ${ms} ms`)), ms);
   return {
     signal: controller.signal,
-    arrived: () => {
-      clearTimeout(handle);
-      signal.removeEventListener('abort', onAbort);
-    },
+    // The client's abort is still forwarded after this: it cancels a stream being read.
+    arrived: () => clearTimeout(handle),
   };
 }

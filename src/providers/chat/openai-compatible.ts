@@ -79,7 +79,12 @@ export class OpenAiCompatible implements ChatBackend {
 
   async complete(body: ChatRequest, signal: AbortSignal): Promise<ChatCompletion> {
     const response = await this.send({ ...body, stream: false }, signal);
-    const completion = (await response.body.json()) as ChatCompletion;
+    let completion: ChatCompletion;
+    try {
+      completion = (await response.body.json()) as ChatCompletion;
+    } catch (error) {
+      throw new UpstreamFailure(`${this.channel.name} sent a broken answer (${(error as Error).message})`);
+    }
     return { ...completion, model: body.model };
   }
 
@@ -103,6 +108,9 @@ export class OpenAiCompatible implements ChatBackend {
     } catch (error) {
       if (error instanceof UpstreamFailure) throw error;
       throw new UpstreamFailure(`${this.channel.name} stream broke (${(error as Error).message})`);
+    } finally {
+      // A reader that stopped early (the client left) must not leave the connection held.
+      if (!done && !response.body.destroyed) response.body.destroy();
     }
     if (!done) throw new UpstreamFailure(`${this.channel.name} ended the stream without [DONE]`);
   }
