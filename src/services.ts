@@ -139,16 +139,17 @@ export async function openServices(config: Config, options: ServiceOptions = {})
 async function openShared(config: Config, url: string, onError: (error: unknown) => void) {
   // BullMQ's workers block on Redis: a command must wait for a reconnection rather than fail.
   const main = new Redis(url, { maxRetriesPerRequest: null });
+  // Requests must not wait on Redis: limits and event publishing fail fast instead.
+  const fast = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000 });
   const subscriber = main.duplicate();
-  main.on('error', onError);
-  subscriber.on('error', onError);
+  for (const connection of [main, fast, subscriber]) connection.on('error', onError);
   const prefix = config.redis.prefix;
   return {
-    connections: [main, subscriber],
-    events: await RedisTaskEvents.open(main, subscriber, prefix),
+    connections: [main, fast, subscriber],
+    events: await RedisTaskEvents.open(fast, subscriber, prefix),
     queue: new BullmqQueue({ connection: main, prefix, leaseMs: config.tasks.lease_seconds * 1000, onError }),
     // A slot outlives the longest request that can hold it, so a dead node's slots come free.
-    limiter: new RedisLimiter(main, prefix, (config.limits.sync_wait_seconds + 60) * 1000),
+    limiter: new RedisLimiter(fast, prefix, (config.limits.sync_wait_seconds + 60) * 1000, onError),
   };
 }
 

@@ -2,6 +2,10 @@
  * Rate and concurrency limits shared by every node, in Redis. Each check is one Lua script, so it
  * is atomic across nodes, and uses Redis's clock, so nodes with drifting clocks agree. A
  * concurrency slot held by a node that died is freed when its `slotTtlMs` passes.
+ *
+ * When Redis does not answer, the limits are not enforced (the failure is logged): a request is
+ * better served unlimited than refused or kept waiting, and credits, kept in the database, still
+ * hold.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -37,17 +41,29 @@ export class RedisLimiter implements Limiter {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly slotTtlMs: number,
+    private readonly onError: (error: unknown) => void,
   ) {}
 
   async take(tokenId: string, ratePerSecond: number): Promise<number> {
-    const wait = await this.redis.eval(TAKE, 1, `${this.prefix}:rate:${tokenId}`, String(ratePerSecond));
-    return Number(wait);
+    try {
+      const wait = await this.redis.eval(TAKE, 1, `${this.prefix}:rate:${tokenId}`, String(ratePerSecond));
+      return Number(wait);
+    } catch (error) {
+      this.onError(error);
+      return 0;
+    }
   }
 
   async acquire(tokenId: string, max: number): Promise<(() => void) | null> {
     const key = `${this.prefix}:inflight:${tokenId}`;
     const slot = randomUUID();
-    const taken = await this.redis.eval(ACQUIRE, 1, key, String(max), String(this.slotTtlMs), slot);
+    let taken: unknown;
+    try {
+      taken = await this.redis.eval(ACQUIRE, 1, key, String(max), String(this.slotTtlMs), slot);
+    } catch (error) {
+      this.onError(error);
+      return () => {};
+    }
     if (Number(taken) !== 1) return null;
     let released = false;
     return () => {

@@ -1,7 +1,7 @@
 /**
- * `/healthz` says the process answers; `/readyz` says it can serve: the database answers and the
- * blob store can store (its own check: a writable directory, a reachable bucket). Load balancers
- * route on the second.
+ * `/healthz` says the process answers; `/readyz` says it can serve: the database answers, the
+ * blob store can store (its own check: a writable directory, a reachable bucket), and Redis
+ * answers where one is configured. Load balancers route on the second.
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +16,18 @@ async function problems(services: Services): Promise<string[]> {
   }
   const blobs = await services.blobs.check();
   if (blobs) found.push(blobs);
+  // Redis carries the queue and the task events in the distributed mode.
+  const redis = services.redis[0];
+  if (redis) {
+    const answered = await Promise.race([
+      redis.ping().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000).unref()),
+    ]);
+    if (!answered) found.push('redis does not answer');
+  }
   return found;
 }
 

@@ -109,8 +109,10 @@ export class OutboundGuard {
     let url = this.check(raw);
     let method = spec.method ?? 'GET';
     let body = spec.body;
+    // One time limit for the whole request: a chain of slow redirects cannot stretch it.
+    const deadline = Date.now() + (spec.timeoutMs ?? this.options.timeoutMs);
     for (let hop = 0; ; hop += 1) {
-      const response = await this.send(url, method, spec.headers, body, spec.timeoutMs);
+      const response = await this.send(url, method, spec.headers, body, Math.max(1, deadline - Date.now()));
       const location = response.headers.location;
       if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
         return {
