@@ -1,0 +1,132 @@
+// Search quality of the local engine (src/engines/searchindex) on Cranfield 1400: nDCG@10
+// (gain 5 - grade) and MAP over 1000 results, on the odd (tuning) and even (held-out test)
+// queries. Plain BM25 (title and body weighted 1/1, no feedback) is reported beside the tuned
+// ranking; tuning searches a small grid on odd queries only and the test split is read once.
+// Usage: npx tsc -p tsconfig.build.json && node bench/search-quality.mjs [--data DIR] [--no-tune]
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SearchIndex, DEFAULT_RANKING } from '../dist/engines/searchindex/index.js';
+import { machine, saveReport } from './common.mjs';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: '/work/shared/data/cranfield' },
+    'no-tune': { type: 'boolean', default: false },
+  },
+});
+
+/** Splits a Cranfield file into records of `.X` fields. */
+function records(text) {
+  return text
+    .split(/^\.I /m)
+    .slice(1)
+    .map((chunk) => {
+      const fields = {};
+      let key = 'I';
+      for (const line of chunk.split('\n')) {
+        const marker = /^\.([A-Z])\s*$/.exec(line);
+        if (marker) key = marker[1];
+        else fields[key] = `${fields[key] ?? ''}${line}\n`;
+      }
+      return fields;
+    });
+}
+
+const docs = records(readFileSync(join(values.data, 'cran.all.1400'), 'utf8')).map((r) => ({
+  link: `cran:${Number(r.I)}`,
+  title: (r.T ?? '').trim(),
+  text: (r.W ?? '').trim(),
+  language: 'en',
+}));
+// Queries are numbered by file order, not by their .I (see the collection's README).
+const queries = records(readFileSync(join(values.data, 'cran.qry'), 'utf8')).map((r, i) => ({
+  number: i + 1,
+  text: (r.W ?? '').trim(),
+}));
+const qrels = new Map();
+for (const line of readFileSync(join(values.data, 'cranqrel'), 'utf8').split('\n')) {
+  const [q, d, grade] = line.trim().split(/\s+/).map(Number);
+  if (!q || !(grade >= 1 && grade <= 4)) continue;
+  if (!qrels.has(q)) qrels.set(q, new Map());
+  qrels.get(q).set(`cran:${d}`, 5 - grade);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'search-quality-'));
+const index = new SearchIndex(join(dir, 'index.db'));
+index.add(docs);
+const linkOf = new Map(docs.map((doc, i) => [i + 1, doc.link])); // ids follow insertion order
+
+function evaluate(query, ranking) {
+  const judged = qrels.get(query.number);
+  const ranked = index
+    .rank({ query: query.text }, ranking)
+    .slice(0, 1000)
+    .map((hit) => linkOf.get(hit.id));
+  let dcg = 0;
+  let found = 0;
+  let precisions = 0;
+  ranked.forEach((link, i) => {
+    const gain = judged.get(link) ?? 0;
+    if (i < 10) dcg += (2 ** gain - 1) / Math.log2(i + 2);
+    if (gain > 0) precisions += ++found / (i + 1);
+  });
+  const ideal = [...judged.values()].sort((a, b) => b - a).slice(0, 10);
+  const idcg = ideal.reduce((sum, gain, i) => sum + (2 ** gain - 1) / Math.log2(i + 2), 0);
+  return { ndcg: dcg / idcg, ap: precisions / judged.size };
+}
+
+function measure(split, ranking) {
+  const chosen = queries.filter((q) => qrels.has(q.number) && q.number % 2 === (split === 'dev' ? 1 : 0));
+  const results = chosen.map((q) => evaluate(q, ranking));
+  const mean = (key) => Number((results.reduce((s, r) => s + r[key], 0) / results.length).toFixed(4));
+  return { queries: results.length, ndcg_at_10: mean('ndcg'), map: mean('ap') };
+}
+
+const plain = { titleWeight: 1, bodyWeight: 1, feedbackDocs: 0, feedbackTerms: 0, feedbackWeight: 0 };
+let tuned = DEFAULT_RANKING;
+const grid = [];
+if (!values['no-tune']) {
+  // Odd (dev) queries only; the objective is nDCG@10.
+  for (const titleWeight of [1, 2, 3, 5])
+    for (const feedbackDocs of [5, 10])
+      for (const feedbackTerms of [10, 20, 40])
+        for (const feedbackWeight of [0, 0.3, 0.5, 1, 2]) {
+          if (feedbackWeight === 0 && (feedbackDocs !== 5 || feedbackTerms !== 10)) continue;
+          const ranking = { titleWeight, bodyWeight: 1, feedbackDocs, feedbackTerms, feedbackWeight };
+          grid.push({ ranking, dev: measure('dev', ranking) });
+        }
+  grid.sort((a, b) => b.dev.ndcg_at_10 - a.dev.ndcg_at_10);
+  tuned = grid[0].ranking;
+}
+
+const rows = [
+  { variant: 'plain BM25 (1/1)', ranking: plain },
+  { variant: 'tuned', ranking: tuned },
+].map((row) => ({ ...row, dev: measure('dev', row.ranking), test: measure('test', row.ranking) }));
+index.close();
+rmSync(dir, { recursive: true, force: true });
+
+console.table(
+  rows.map((r) => ({
+    variant: r.variant,
+    'dev nDCG@10': r.dev.ndcg_at_10,
+    'dev MAP': r.dev.map,
+    'test nDCG@10': r.test.ndcg_at_10,
+    'test MAP': r.test.map,
+  })),
+);
+console.log('tuned ranking:', JSON.stringify(tuned));
+saveReport('search-quality', {
+  date: new Date().toISOString(),
+  machine: machine(),
+  collection: { documents: docs.length, queries: queries.length, judged_queries: qrels.size },
+  metrics: 'nDCG@10 with gain 5 - grade; MAP over the top 1000; dev = odd queries, test = even queries',
+  reference_plain_bm25_readme: {
+    test: { map: 0.294, ndcg_at_10: 0.343 },
+    dev: { map: 0.316, ndcg_at_10: 0.357 },
+  },
+  results: rows,
+  tuning_top5_dev: grid.slice(0, 5),
+});

@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SearchIndex, type SearchDocument } from '../../src/engines/searchindex/index.js';
+
+let dir: string;
+let index: SearchIndex;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sy-searchindex-'));
+  // Feedback off: these tests check matching and ordering, not query expansion.
+  index = new SearchIndex(join(dir, 'index.db'), { feedbackWeight: 0 });
+});
+
+afterEach(() => {
+  index.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function doc(link: string, title: string, text: string, extra: Partial<SearchDocument> = {}): SearchDocument {
+  return { link, title, text, language: 'en', ...extra };
+}
+
+const links = (query: string, extra: object = {}): string[] =>
+  index.search({ query, number: 50, ...extra }).hits.map((hit) => hit.link);
+
+describe('SearchIndex', () => {
+  it('ranks a title match above a body match', () => {
+    index.add([
+      doc('body', 'Notes on gardening', 'A short remark about turbines in passing, then roses.'),
+      doc('title', 'Turbines', 'Blades, shafts and generators of all kinds.'),
+    ]);
+    expect(links('turbines')).toEqual(['title', 'body']);
+  });
+
+  it('stems English words and drops stop words from the query', () => {
+    index.add([doc('a', 'Run', 'We run every day.'), doc('b', 'The the', 'Of and the.')]);
+    expect(links('running')).toEqual(['a']);
+    expect(links('the running')).toEqual(['a']);
+    // A query of stop words only still searches for them.
+    expect(links('the')).toContain('b');
+  });
+
+  it('matches phrases as adjacent words and prefixes with *', () => {
+    index.add([doc('p', 'x', 'boundary layer theory'), doc('q', 'y', 'layer of the boundary')]);
+    expect(links('"boundary layer"')).toEqual(['p']);
+    expect(links('bound*').sort()).toEqual(['p', 'q']);
+  });
+
+  it('returns snippets with the query terms marked', () => {
+    index.add([doc('s', 'Wings', 'Some filler words before the supersonic wing and after it.')]);
+    expect(index.search({ query: 'supersonic' }).hits[0]?.snippet).toContain('<b>supersonic</b>');
+  });
+
+  it('pages stably with positions continuous across pages', () => {
+    // Equal documents tie on score; ties are broken by id.
+    index.add(Array.from({ length: 25 }, (_, i) => doc(`d${i}`, 'same', 'identical text about rockets')));
+    const pages = [1, 2, 3].map((page) => index.search({ query: 'rockets', page, number: 10 }));
+    const hits = pages.flatMap((page) => page.hits);
+    expect(pages[0]?.total).toBe(25);
+    expect(hits.map((hit) => hit.position)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(new Set(hits.map((hit) => hit.link)).size).toBe(25);
+    expect(index.search({ query: 'rockets', page: 2, number: 10 }).hits).toEqual(pages[1]?.hits);
+  });
+
+  it('replaces a document added again under the same link', () => {
+    index.add([doc('x', 'Old', 'pistons')]);
+    index.add([doc('x', 'New', 'propellers')]);
+    expect(links('pistons')).toEqual([]);
+    expect(index.search({ query: 'propellers' }).hits.map((hit) => hit.title)).toEqual(['New']);
+  });
+
+  it('filters by date range, language and country', () => {
+    index.add([
+      doc('jan', 'Jets', 'jets', { date: '2024-01-15', country: 'de' }),
+      doc('feb', 'Jets', 'jets', { date: '2024-02-15T10:00:00Z', language: 'fr', country: 'FR' }),
+      doc('mar', 'Jets', 'jets', { date: '2024-03-15' }),
+    ]);
+    expect(links('jets', { range: { from: '2024-02-01', to: '2024-02-15' } })).toEqual(['feb']);
+    expect(links('jets', { range: { to: '2024-01-31' } })).toEqual(['jan']);
+    expect(links('jets', { language: 'fr' })).toEqual(['feb']);
+    expect(links('jets', { country: 'DE' })).toEqual(['jan']);
+  });
+
+  it('never throws on hostile query text', () => {
+    index.add([doc('h', 'Title', 'some text with NEAR and col: values')]);
+    for (const query of [
+      '"',
+      '"unclosed',
+      '(a OR',
+      'AND OR NOT',
+      '*',
+      'title:x',
+      '^x',
+      'a AND (b',
+      'NEAR(a b)',
+      '',
+      '   ',
+      '-x +y',
+      "it's",
+    ]) {
+      expect(() => index.search({ query })).not.toThrow();
+    }
+    expect(links('title:text')).toEqual(['h']);
+  });
+
+  it('finds Chinese and Japanese text by its characters', () => {
+    index.add([
+      doc('zh', '北京天气', '今天北京的天气很好。', { language: 'zh' }),
+      doc('ja', '東京都庁', '東京は日本の首都です。Tokyo2024', { language: 'ja' }),
+    ]);
+    expect(links('天气')).toEqual(['zh']);
+    expect(links('東京')).toEqual(['ja']);
+    expect(links('首都')).toEqual(['ja']);
+    expect(links('日本abc')).toEqual([]);
+    expect(links('の首tokyo2024')).toEqual([]);
+    expect(links('です。tokyo2024')).toEqual(['ja']);
+    const snippet = index.search({ query: '首都' }).hits[0]?.snippet ?? '';
+    expect(snippet).toBe('東京は日本の<b>首都</b>です。Tokyo2024');
+  });
+
+  it('expands the query from top documents when feedback is on', () => {
+    const ranking = { ...index.ranking, feedbackWeight: 1, feedbackDocs: 2, feedbackTerms: 5 };
+    index.add([
+      doc('a', 'Hypersonic flow', 'hypersonic flow heating ablation'),
+      doc('b', 'Ablation', 'ablation heating of reentry bodies'),
+    ]);
+    const ids = index.rank({ query: 'hypersonic' }, ranking);
+    expect(ids).toHaveLength(2);
+  });
+});
