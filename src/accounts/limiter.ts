@@ -16,7 +16,7 @@ interface Bucket {
 }
 
 /** Refills `bucket` for the time since it was last used and takes one request if it can. */
-export function takeFromBucket(bucket: Bucket, ratePerSecond: number, now: number): number {
+function takeFromBucket(bucket: Bucket, ratePerSecond: number, now: number): number {
   const capacity = Math.max(1, ratePerSecond);
   bucket.level = Math.min(capacity, bucket.level + ((now - bucket.at) / 1000) * ratePerSecond);
   bucket.at = now;

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { priceOf } from '../config/index.js';
 import { isErrorCode, ServiceError } from '../errors.js';
 import { OutboundRefused } from '../net/guard.js';
+import { isTerminal } from '../tasks/states.js';
 import type { Services } from '../services.js';
 import type { Caller } from './operations.js';
 
@@ -69,7 +70,7 @@ export async function answerTask(
   });
   // A replayed request re-enqueues a live task too: enqueueing is idempotent, and it rescues a
   // task whose first enqueue was lost.
-  if (task.state === 'queued' || task.state === 'running') await services.queue.enqueue(task.id, task.family);
+  if (!isTerminal(task.state)) await services.queue.enqueue(task.id, task.family);
   caller.charged = created ? price : 0;
 
   if (typeof body.callback_url === 'string' || body.async === true) {

@@ -4,10 +4,9 @@
  * with what came back. Every change is published to the task's watchers.
  */
 import type { Logger } from 'pino';
-import { OPERATIONS } from '../contract/table.js';
+import { OPERATIONS, operationAt } from '../contract/table.js';
 import { ServiceError } from '../errors.js';
 import type { Job, Providers } from '../providers/index.js';
-import type { Blobs } from '../store/blobs.js';
 import { fetchInput, type MediaSources } from '../net/media.js';
 import type { Queue, QueuedJob } from './queue.js';
 import type { TaskEvents } from './events.js';
@@ -30,7 +29,7 @@ export class TaskRunner {
     private readonly queue: Queue,
     private readonly providers: () => Providers,
     private readonly events: TaskEvents,
-    private readonly media: MediaSources & { blobs: Blobs },
+    private readonly media: MediaSources,
     private readonly log: Logger,
     private readonly options: RunnerOptions,
     /** Called after a task reached a terminal state (callbacks wake up). */
@@ -91,7 +90,7 @@ export class TaskRunner {
       });
     }
     if (Date.now() >= deadline) return this.finish(task, 'expired', { error: expiredError(task) });
-    const operation = OPERATIONS.find((o) => o.path === task.operation);
+    const operation = operationAt(task.operation);
     let engine: (job: Job) => Promise<unknown>;
     try {
       if (!operation) throw new ServiceError('busy', `${task.operation} is not served by this version`);

@@ -13,7 +13,7 @@ import { ServiceError } from '../errors.js';
 import { giveCredits, takeCredits, type Payer } from '../accounts/credits.js';
 import { redactRequest } from './redact.js';
 import { snapshot, storedData, storedResponse, type TaskView } from './shapes.js';
-import { isTerminal, type TaskState } from './states.js';
+import { isTerminal, LIVE, type TaskState } from './states.js';
 import type { TaskEvent } from './events.js';
 
 export type TaskRow = Selectable<TaskTable>;
@@ -148,7 +148,7 @@ export class TaskStore {
       .updateTable('tasks')
       .set({ state: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
       .where('id', '=', id)
-      .where('state', 'in', ['queued', 'running'])
+      .where('state', 'in', LIVE)
       .returningAll()
       .executeTakeFirst();
   }
@@ -178,7 +178,7 @@ export class TaskStore {
         .selectFrom('tasks')
         .selectAll()
         .where('id', '=', id)
-        .where('state', 'in', ['queued', 'running'])
+        .where('state', 'in', LIVE)
         .executeTakeFirst();
       if (!live) return undefined;
       const now = Date.now();
@@ -200,7 +200,7 @@ export class TaskStore {
           callback_state: live.callback_url ? 'pending' : null,
         })
         .where('id', '=', id)
-        .where('state', 'in', ['queued', 'running'])
+        .where('state', 'in', LIVE)
         .returningAll()
         .executeTakeFirst();
       // Another worker finished it between the read and the move (it held the row first).
@@ -213,11 +213,7 @@ export class TaskStore {
 
   /** The live tasks, for re-enqueueing after a restart. */
   async live(): Promise<{ id: string; family: string }[]> {
-    return this.db
-      .selectFrom('tasks')
-      .select(['id', 'family'])
-      .where('state', 'in', ['queued', 'running'])
-      .execute();
+    return this.db.selectFrom('tasks').select(['id', 'family']).where('state', 'in', LIVE).execute();
   }
 }
 
