@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { ConfigError } from '../config/index.js';
 import { serve, work } from './serve.js';
 import { tokenCommands } from './token.js';
+import { searchCommands } from './search.js';
 
 const program = new Command('switchyard')
   .description('Self-hosted search, video, music, chat, QR art and ID-card API')
@@ -31,6 +32,7 @@ program
   .action(work);
 
 program.addCommand(tokenCommands(configOption));
+program.addCommand(searchCommands(configOption));
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(

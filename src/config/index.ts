@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { checkSchema } from '../contract/validate.js';
 import { isRecord } from '../contract/rules.js';
-import { ConfigSchema, type ConfigInput, type Price } from './schema.js';
+import { CHANNEL_CAPABILITY, ConfigSchema, type ConfigInput, type Price } from './schema.js';
 import { DEFAULT_PRICES } from './prices.js';
 
 export { chargeFor, priceOf } from './prices.js';
@@ -18,6 +18,7 @@ export interface Config extends Omit<ConfigInput, 'prices'> {
   public_base_url: string;
   database: { url: string; pool_size: number };
   blobs: ConfigInput['blobs'] & { dir: string };
+  search: ConfigInput['search'] & { index_path: string };
   prices: Record<string, Price>;
 }
 
@@ -63,6 +64,9 @@ function applyEnvironment(tree: Tree, env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** Channel types that call an upstream over HTTP, and so need its address. */
+const UPSTREAM_TYPES = new Set(['openai-compatible', 'searxng', 'serper', 'passthrough']);
+
 /** Rules between keys, which the schema cannot state. */
 function crossChecks(input: ConfigInput): string[] {
   const problems: string[] = [];
@@ -74,14 +78,15 @@ function crossChecks(input: ConfigInput): string[] {
     if (names.has(channel.name))
       problems.push(`channels[${i}].name: ${channel.name} is used by another channel`);
     names.add(channel.name);
-    if (channel.type === 'openai-compatible' && !channel.base_url) {
-      problems.push(`channels[${i}].base_url: is required for type openai-compatible`);
-    }
     if (channel.type === 'local-llm' && !channel.model_path) {
       problems.push(`channels[${i}].model_path: is required for type local-llm`);
     }
-    if (channel.capability !== 'chat') {
-      problems.push(`channels[${i}].capability: ${channel.type} channels serve chat only`);
+    if (UPSTREAM_TYPES.has(channel.type) && !channel.base_url) {
+      problems.push(`channels[${i}].base_url: is required for type ${channel.type}`);
+    }
+    const serves = CHANNEL_CAPABILITY[channel.type];
+    if (channel.capability !== serves) {
+      problems.push(`channels[${i}].capability: ${channel.type} channels serve ${serves} only`);
     }
   });
   return problems;
@@ -120,6 +125,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     public_base_url: (input.public_base_url ?? `http://${input.host}:${input.port}`).replace(/\/+$/, ''),
     database: { ...input.database, url: input.database.url ?? `sqlite:${resolve(dataDir, 'switchyard.db')}` },
     blobs: { ...input.blobs, dir: resolve(input.blobs.dir ?? resolve(dataDir, 'blobs')) },
+    search: { ...input.search, index_path: resolve(input.search.index_path ?? resolve(dataDir, 'search-index.db')) },
     prices: { ...DEFAULT_PRICES, ...input.prices },
   };
 }

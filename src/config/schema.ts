@@ -23,7 +23,24 @@ const Price = Type.Union(
 );
 
 export const FAMILIES = ['serp', 'clip', 'dance', 'maxi', 'tune', 'chat', 'qrart', 'identity'] as const;
-export const CHANNEL_TYPES = ['openai-compatible', 'local-llm'] as const;
+export const CHANNEL_TYPES = [
+  'openai-compatible',
+  'local-llm',
+  'searxng',
+  'serper',
+  'passthrough',
+  'local-index',
+] as const;
+
+/** Which capability each channel type serves. */
+export const CHANNEL_CAPABILITY: Readonly<Record<(typeof CHANNEL_TYPES)[number], string>> = {
+  'openai-compatible': 'chat',
+  'local-llm': 'chat',
+  searxng: 'serp',
+  serper: 'serp',
+  passthrough: 'serp',
+  'local-index': 'serp',
+};
 
 /** An upstream (or in-process model) that serves some models of one capability. */
 const Channel = Closed({
@@ -31,7 +48,8 @@ const Channel = Closed({
   capability: StringEnum(FAMILIES),
   type: StringEnum(CHANNEL_TYPES, {
     description:
-      'openai-compatible: any upstream speaking OpenAI chat completions; local-llm: a GGUF file run in-process',
+      'chat: openai-compatible (any upstream speaking OpenAI chat completions), local-llm (a GGUF file run in-process); ' +
+      'serp: searxng (a SearXNG JSON API), serper (a Serper-style API), passthrough (an upstream speaking /serp/web), local-index (the local search index)',
   }),
   base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
   api_key: Type.Optional(Type.String({ minLength: 1 })),
@@ -39,7 +57,8 @@ const Channel = Closed({
   models: Type.Array(Type.String({ minLength: 1 }), {
     minItems: 1,
     default: ['*'],
-    description: 'requested model names this channel serves; * matches any run of characters',
+    description:
+      'requested model names (chat) or result types (serp) this channel serves; * matches any run of characters',
   }),
   model_map: Type.Record(Type.String(), Type.String({ minLength: 1 }), {
     default: {},
@@ -188,6 +207,18 @@ export const ConfigSchema = Closed({
     { default: {} },
   ),
   channels: Type.Array(Channel, { default: [], description: 'upstream channels and local models' }),
+  search: Closed(
+    {
+      index_path: Type.Optional(
+        Type.String({ minLength: 1, description: 'the local search index; <data_dir>/search-index.db when absent' }),
+      ),
+      remember_queries: Type.Boolean({
+        default: true,
+        description: 'keep each token\'s past queries in the index, for its related searches',
+      }),
+    },
+    { default: {} },
+  ),
   routing: Closed(
     {
       retries: Type.Integer({

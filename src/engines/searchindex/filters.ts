@@ -1,6 +1,11 @@
 import type { SearchRequest } from './types.js';
 
-/** SQL conditions on the documents table (alias d) for a request's range and filters. */
+/**
+ * SQL conditions on the documents table (alias d) for a request's range, filters and kinds.
+ * Language and country narrow only records that declare one: a page that says nothing about its
+ * language is a candidate in every language. A language is compared by its primary subtag, so
+ * zh-CN finds records marked zh.
+ */
 export function filterSql(request: SearchRequest): { sql: string; params: string[] } {
   const parts: string[] = [];
   const params: string[] = [];
@@ -14,12 +19,26 @@ export function filterSql(request: SearchRequest): { sql: string; params: string
     params.push(request.range.to.length === 10 ? `${request.range.to}\uffff` : request.range.to);
   }
   if (request.language) {
-    parts.push('d.language = ?');
-    params.push(request.language.toLowerCase());
+    parts.push('(d.language IS NULL OR d.language = ?)');
+    params.push(primaryLanguage(request.language));
   }
   if (request.country) {
-    parts.push('d.country = ?');
+    parts.push('(d.country IS NULL OR d.country = ?)');
     params.push(request.country.toUpperCase());
   }
+  if (request.kinds) {
+    const kinds = request.kinds.map(() => '?').join(', ');
+    parts.push(
+      request.withImages
+        ? `(d.kind IN (${kinds}) OR (d.image_url IS NOT NULL AND d.kind IN ('page', 'news', 'video')))`
+        : `d.kind IN (${kinds})`,
+    );
+    params.push(...request.kinds);
+  }
   return { sql: parts.map((part) => ` AND ${part}`).join(''), params };
+}
+
+/** "zh-CN" → "zh": records are stored and compared by primary language. */
+export function primaryLanguage(code: string): string {
+  return code.split('-')[0]?.toLowerCase() ?? code.toLowerCase();
 }

@@ -1,7 +1,8 @@
 /** The local search index: FTS5 with BM25 field weights, query feedback and CJK characters. */
-export { DEFAULT_RANKING, SearchIndex } from './search-index.js';
+export { DEFAULT_RANKING, IndexVersionError, SearchIndex, type IndexStats } from './search-index.js';
 export type {
   DateRange,
+  Kind,
   RankedId,
   RankingOptions,
   SearchDocument,
@@ -9,3 +10,4 @@ export type {
   SearchRequest,
   SearchResult,
 } from './types.js';
+export { KINDS } from './types.js';

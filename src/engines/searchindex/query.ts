@@ -32,7 +32,7 @@ export function parseQuery(text: string, language?: string): Clause[] {
   return clauses.length > 0 ? clauses : stop;
 }
 
-/** One clause as an FTS5 string; tokens hold no quotes, the escape is a second guard. */
+/** One clause as an FTS5 phrase; tokens hold no quotes, the escape is a second guard. */
 export function clauseExpression(clause: Clause): string {
   const quoted = `"${clause.tokens.join(' ').replaceAll('"', '""')}"`;
   return clause.prefix ? `${quoted} *` : quoted;
@@ -41,4 +41,18 @@ export function clauseExpression(clause: Clause): string {
 /** All clauses, any of which may match (ranking rewards documents matching more). */
 export function anyExpression(clauses: readonly Clause[]): string {
   return clauses.map(clauseExpression).join(' OR ');
+}
+
+/** Every clause within the title column: an entity named by the query. */
+export function titleExpression(clauses: readonly Clause[]): string {
+  return clauses.map((clause) => `title : ${clauseExpression(clause)}`).join(' AND ');
+}
+
+/** Neighbouring clauses found within `window` tokens of each other, one expression per pair. */
+export function pairExpressions(clauses: readonly Clause[], window: number): string[] {
+  return clauses
+    .slice(1)
+    .map(
+      (clause, i) => `NEAR(${clauseExpression(clauses[i] as Clause)} ${clauseExpression(clause)}, ${window})`,
+    );
 }

@@ -1,11 +1,13 @@
 import Database from 'better-sqlite3';
 import { joinCjk, spaceCjk } from './cjk.js';
 import { expansionTerms } from './feedback.js';
-import { filterSql } from './filters.js';
-import { anyExpression, clauseExpression, parseQuery } from './query.js';
-import { SCHEMA } from './schema.js';
+import { filterSql, primaryLanguage } from './filters.js';
+import { anyExpression, clauseExpression, pairExpressions, parseQuery, titleExpression } from './query.js';
+import { recordKey, siteOf } from './records.js';
+import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { STOP_WORDS } from './stopwords.js';
 import type {
+  Kind,
   RankedId,
   RankingOptions,
   SearchDocument,
@@ -15,8 +17,8 @@ import type {
 } from './types.js';
 
 /**
- * The best of a small grid on Cranfield's odd-numbered queries only (bench/search-quality.mjs):
- * dev nDCG@10 0.412; held-out even queries 0.375 (plain BM25 0.358).
+ * The best of a small grid on Cranfield's odd-numbered queries only (bench/search-quality.mjs);
+ * the held-out even queries are reported there.
  */
 export const DEFAULT_RANKING: RankingOptions = {
   titleWeight: 5,
@@ -24,23 +26,43 @@ export const DEFAULT_RANKING: RankingOptions = {
   feedbackDocs: 5,
   feedbackTerms: 40,
   feedbackWeight: 2,
+  proximityWeight: 0,
+  proximityWindow: 8,
 };
+
+/** Text up to this long is shown whole as its snippet; longer text is cut around the terms. */
+const WHOLE_SNIPPET = 300;
+const SNIPPET_TOKENS = 32;
 
 interface DocumentRow {
   id: number;
+  kind: Kind;
   link: string;
+  site: string;
   title: string;
+  text: string;
   date: string | null;
   language: string | null;
   country: string | null;
-  type: string | null;
   image_url: string | null;
+  source: string | null;
+  fields: string | null;
 }
+
+export interface IndexStats {
+  documents: number;
+  byKind: Partial<Record<Kind, number>>;
+  sites: number;
+  pastQueries: number;
+  bytes: number;
+}
+
+export class IndexVersionError extends Error {}
 
 /**
  * A full-text index in its own SQLite file. Scores are BM25 summed per query clause, which is
- * what FTS5 computes for an OR query, done one clause at a time so that clauses (original and
- * feedback terms) can carry their own weights.
+ * what FTS5 computes for an OR query, done one clause at a time so that clauses (original terms,
+ * pairs near each other, feedback terms) can carry their own weights.
  */
 export class SearchIndex {
   private readonly db: Database.Database;
@@ -50,37 +72,55 @@ export class SearchIndex {
   constructor(file: string, ranking: Partial<RankingOptions> = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    const fresh = this.db
+      .prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'documents'")
+      .get() as {
+      n: number;
+    };
+    if (fresh.n > 0 && version !== SCHEMA_VERSION) {
+      this.db.close();
+      throw new IndexVersionError(
+        `${file} was built by another version of the search index (${version}, expected ${SCHEMA_VERSION}); remove it and index again`,
+      );
+    }
     this.db.exec(SCHEMA);
+    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     this.ranking = { ...DEFAULT_RANKING, ...ranking };
     this.stopStems = this.stemStopWords();
   }
 
-  /** Adds documents in one transaction; a link already indexed is replaced. */
+  /** Adds documents in one transaction; a record already indexed is replaced. */
   add(documents: readonly SearchDocument[]): void {
-    const existing = this.db.prepare<[string], { id: number }>('SELECT id FROM documents WHERE link = ?');
+    const existing = this.db.prepare<[string], { id: number }>('SELECT id FROM documents WHERE key = ?');
     const dropText = this.db.prepare('DELETE FROM fts WHERE rowid = ?');
     const dropRow = this.db.prepare('DELETE FROM documents WHERE id = ?');
     const insert = this.db.prepare(
-      `INSERT INTO documents (link, title, text, date, language, country, type, image_url)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO documents (key, kind, link, site, title, text, date, language, country, image_url, source, fields)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const index = this.db.prepare('INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const doc of documents) {
-        const old = existing.get(doc.link);
+        const key = recordKey(doc);
+        const old = existing.get(key);
         if (old) {
           dropText.run(old.id);
           dropRow.run(old.id);
         }
         const { lastInsertRowid } = insert.run(
+          key,
+          doc.kind ?? 'page',
           doc.link,
+          siteOf(doc.link),
           doc.title,
           doc.text,
           doc.date ?? null,
-          doc.language?.toLowerCase() ?? null,
+          doc.language ? primaryLanguage(doc.language) : null,
           doc.country?.toUpperCase() ?? null,
-          doc.type ?? null,
           doc.image_url ?? null,
+          doc.source ?? null,
+          doc.fields && Object.keys(doc.fields).length > 0 ? JSON.stringify(doc.fields) : null,
         );
         index.run(lastInsertRowid, spaceCjk(doc.title), spaceCjk(doc.text));
       }
@@ -95,6 +135,10 @@ export class SearchIndex {
       expression: clauseExpression(clause),
       weight: 1 / clauses.length,
     }));
+    if (ranking.proximityWeight > 0) {
+      for (const expression of pairExpressions(clauses, ranking.proximityWindow))
+        weighted.push({ expression, weight: ranking.proximityWeight / clauses.length });
+    }
     const first = this.score(weighted, request, ranking);
     if (ranking.feedbackWeight <= 0 || ranking.feedbackDocs <= 0 || first.length === 0) return first;
     const top = first.slice(0, ranking.feedbackDocs);
@@ -106,34 +150,158 @@ export class SearchIndex {
     return this.score([...weighted, ...expansion], request, ranking);
   }
 
-  search(request: SearchRequest): SearchResult {
+  search(request: SearchRequest, ranking: RankingOptions = this.ranking): SearchResult {
     const number = Math.max(1, Math.floor(request.number ?? 10));
     const page = Math.max(1, Math.floor(request.page ?? 1));
-    const ranked = this.rank(request);
+    const ranked = this.rank(request, ranking);
     const start = (page - 1) * number;
-    const slice = ranked.slice(start, start + number);
-    const row = this.db.prepare<[number], DocumentRow>(
-      'SELECT id, link, title, date, language, country, type, image_url FROM documents WHERE id = ?',
-    );
     const expression = anyExpression(parseQuery(request.query, request.language));
-    const snippet = this.db.prepare<[string, number], { snippet: string }>(
-      `SELECT snippet(fts, -1, '<b>', '</b>', '…', 24) AS snippet FROM fts WHERE fts MATCH ? AND rowid = ?`,
-    );
-    const hits: SearchHit[] = slice.map((hit, i) => {
-      const doc = row.get(hit.id);
-      if (!doc) throw new Error(`document ${hit.id} vanished during search`);
-      return {
-        ...doc,
-        position: start + i + 1,
-        score: hit.score,
-        snippet: joinCjk(snippet.get(expression, hit.id)?.snippet ?? ''),
-      };
-    });
+    const hits = ranked
+      .slice(start, start + number)
+      .map((hit, i) => this.hit(hit, start + i + 1, expression));
     return { total: ranked.length, hits };
+  }
+
+  /** The entity whose name holds every query term, best first; undefined when none does. */
+  entity(request: SearchRequest): SearchHit | undefined {
+    const clauses = parseQuery(request.query, request.language);
+    if (clauses.length === 0) return undefined;
+    const filter = filterSql({ ...request, kinds: ['entity'], range: undefined });
+    const best = this.db
+      .prepare<unknown[], RankedId>(
+        `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts JOIN documents d ON d.id = fts.rowid
+         WHERE fts MATCH ?${filter.sql} ORDER BY score DESC, id LIMIT 1`,
+      )
+      .get(this.ranking.titleWeight, this.ranking.bodyWeight, titleExpression(clauses), ...filter.params);
+    return best ? this.hit(best, 1, anyExpression(clauses)) : undefined;
+  }
+
+  /**
+   * Other pages of `hit`'s site that also match the query and are not in `shown`, best first:
+   * the site's own pages on the topic. Reads at most 200 pages of one site.
+   */
+  sitelinks(hit: SearchHit, request: SearchRequest, shown: ReadonlySet<number>, count: number): SearchHit[] {
+    const clauses = parseQuery(request.query, request.language);
+    const ids = this.db
+      .prepare<[string, number], { id: number }>(
+        "SELECT id FROM documents WHERE site = ? AND kind = 'page' AND id != ? LIMIT 200",
+      )
+      .all(hit.site, hit.id)
+      .map((row) => row.id)
+      .filter((id) => !shown.has(id));
+    if (ids.length === 0 || clauses.length === 0) return [];
+    const matching = this.db
+      .prepare<unknown[], RankedId>(
+        `SELECT rowid AS id, -bm25(fts, ?, ?) AS score FROM fts
+         WHERE fts MATCH ? AND rowid IN (${ids.map(() => '?').join(', ')})
+         ORDER BY score DESC, id LIMIT ?`,
+      )
+      .all(this.ranking.titleWeight, this.ranking.bodyWeight, anyExpression(clauses), ...ids, count);
+    return matching.map((match, i) => this.hit(match, i + 1, ''));
+  }
+
+  /** Records that a scope searched `query`, for its related searches later. */
+  remember(scope: string, query: string): void {
+    const text = query.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (text.length === 0 || text.length > 200) return;
+    this.db.transaction(() => {
+      const row = this.db
+        .prepare<[string, string], { id: number }>(
+          `INSERT INTO queries (scope, text, count) VALUES (?, ?, 1)
+           ON CONFLICT (scope, text) DO UPDATE SET count = count + 1 RETURNING id`,
+        )
+        .get(scope, text);
+      const known = this.db.prepare('SELECT 1 FROM queries_fts WHERE rowid = ?').get(row?.id);
+      if (row && !known)
+        this.db.prepare('INSERT INTO queries_fts (rowid, text) VALUES (?, ?)').run(row.id, text);
+    })();
+  }
+
+  /** Earlier queries of the same scope sharing terms with this one, the closest and most asked first. */
+  pastQueries(scope: string, query: string, count: number): string[] {
+    const clauses = parseQuery(query);
+    if (clauses.length === 0) return [];
+    const own = query.trim().replace(/\s+/g, ' ').toLowerCase();
+    return this.db
+      .prepare<[string, string, string, number], { text: string }>(
+        `SELECT q.text FROM queries_fts JOIN queries q ON q.id = queries_fts.rowid
+         WHERE queries_fts MATCH ? AND q.scope = ? AND q.text != ?
+         ORDER BY bm25(queries_fts) - ln(q.count + 1), q.id LIMIT ?`,
+      )
+      .all(anyExpression(clauses), scope, own, count)
+      .map((row) => row.text);
+  }
+
+  /**
+   * Words that several of the given hits share beyond the query's own, most shared first: what
+   * the found documents say the query is about, for refinements.
+   */
+  cooccurring(hits: readonly SearchHit[], request: SearchRequest, count: number): string[] {
+    const clauses = parseQuery(request.query, request.language);
+    const inQuery = new Set(clauses.flatMap((clause) => clause.tokens));
+    const stop = STOP_WORDS[primaryLanguage(request.language ?? 'en')] ?? new Set<string>();
+    const weights = new Map<string, number>();
+    for (const hit of hits) {
+      const words = new Set(`${hit.title} ${hit.text}`.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
+      for (const word of words) {
+        if (!inQuery.has(word) && !stop.has(word)) weights.set(word, (weights.get(word) ?? 0) + 1);
+      }
+    }
+    return [...weights]
+      .filter(([, n]) => n > 1)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, count)
+      .map(([word]) => word);
+  }
+
+  stats(): IndexStats {
+    const kinds = this.db
+      .prepare<[], { kind: Kind; n: number }>('SELECT kind, count(*) AS n FROM documents GROUP BY kind')
+      .all();
+    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    return {
+      documents: kinds.reduce((sum, row) => sum + row.n, 0),
+      byKind: Object.fromEntries(kinds.map((row) => [row.kind, row.n])),
+      sites: one('SELECT count(DISTINCT site) AS n FROM documents'),
+      pastQueries: one('SELECT count(*) AS n FROM queries'),
+      bytes: one('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()'),
+    };
   }
 
   close(): void {
     this.db.close();
+  }
+
+  private row(id: number): DocumentRow {
+    const doc = this.db
+      .prepare<[number], DocumentRow>(
+        'SELECT id, kind, link, site, title, text, date, language, country, image_url, source, fields FROM documents WHERE id = ?',
+      )
+      .get(id);
+    if (!doc) throw new Error(`document ${id} vanished during search`);
+    return doc;
+  }
+
+  private hit(ranked: RankedId, position: number, expression: string): SearchHit {
+    const { fields, ...doc } = this.row(ranked.id);
+    return {
+      ...doc,
+      position,
+      score: ranked.score,
+      fields: fields ? (JSON.parse(fields) as Record<string, unknown>) : {},
+      snippet: expression ? this.snippet(ranked.id, doc.text, expression) : '',
+    };
+  }
+
+  /** Short text whole; long text cut around the query's terms, as plain text. */
+  private snippet(id: number, text: string, expression: string): string {
+    if (text.length <= WHOLE_SNIPPET) return text;
+    const cut = this.db
+      .prepare<[string, number], { snippet: string }>(
+        `SELECT snippet(fts, 1, '', '', '…', ${SNIPPET_TOKENS}) AS snippet FROM fts WHERE fts MATCH ? AND rowid = ?`,
+      )
+      .get(expression, id);
+    return joinCjk(cut?.snippet ?? '').trim() || `${text.slice(0, WHOLE_SNIPPET)}…`;
   }
 
   private score(

@@ -1,17 +1,31 @@
 /** What the local search engine stores, is asked and answers. No HTTP, no service database. */
+
+/**
+ * The kinds of record the index holds, one per result member: pages (organic results), news,
+ * images, videos, places, entities (knowledge graph) and questions (people also ask).
+ */
+export const KINDS = ['page', 'news', 'image', 'video', 'place', 'entity', 'question'] as const;
+export type Kind = (typeof KINDS)[number];
+
 export interface SearchDocument {
-  /** The document's address; adding the same link again replaces the earlier document. */
+  /** The document's address; with kind (and a question's title) it names the record. */
   link: string;
+  kind?: Kind;
+  /** The heading; for a question, the question; for an entity, its name. */
   title: string;
+  /** The body text searched and snippeted. */
   text: string;
   /** ISO 8601 date (YYYY-MM-DD or a full timestamp); compared as text, so keep one format. */
   date?: string;
-  /** ISO 639-1 code, e.g. "en". */
+  /** ISO 639-1 code, e.g. "en"; records without one match every language. */
   language?: string;
-  /** ISO 3166-1 alpha-2 code, e.g. "DE". */
+  /** ISO 3166-1 alpha-2 code, e.g. "DE"; records without one match every country. */
   country?: string;
-  type?: string;
   image_url?: string;
+  /** Who published it (news, images, videos); defaults to the link's host in results. */
+  source?: string;
+  /** The kind's other fields as given (duration, address, rating, attributes …). */
+  fields?: Record<string, unknown>;
 }
 
 export interface DateRange {
@@ -30,6 +44,10 @@ export interface SearchRequest {
   range?: DateRange;
   language?: string;
   country?: string;
+  /** Kinds searched; all when absent. */
+  kinds?: readonly Kind[];
+  /** Also records of other kinds that carry an image (an image search over pages). */
+  withImages?: boolean;
 }
 
 export interface SearchHit {
@@ -37,14 +55,19 @@ export interface SearchHit {
   /** 1-based rank over the whole result list, continuous across pages. */
   position: number;
   score: number;
+  kind: Kind;
   link: string;
   title: string;
   snippet: string;
+  /** The stored body text (a question's answer, an entity's description). */
+  text: string;
   date: string | null;
   language: string | null;
   country: string | null;
-  type: string | null;
+  site: string;
   image_url: string | null;
+  source: string | null;
+  fields: Record<string, unknown>;
 }
 
 export interface SearchResult {
@@ -62,6 +85,10 @@ export interface RankingOptions {
   feedbackTerms: number;
   /** Weight of the whole expansion relative to one original query term; 0 turns feedback off. */
   feedbackWeight: number;
+  /** Weight of each pair of neighbouring query terms found near each other; 0 turns it off. */
+  proximityWeight: number;
+  /** How many tokens apart a pair may be and still count as near. */
+  proximityWindow: number;
 }
 
 export interface RankedId {
