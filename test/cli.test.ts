@@ -119,3 +119,34 @@ describe('switchyard serve', () => {
     expect(await exited).toBe(0);
   });
 });
+
+describe('switchyard search', () => {
+  it('indexes files with a summary, reports stats, and fails on rejected records', async () => {
+    const index = join(dir, 'search.db');
+    const out = await cli(
+      'search',
+      'index',
+      'test/serp/fixtures',
+      '--index',
+      index,
+      '--base-url',
+      'https://d.example/',
+    );
+    expect(out).toMatch(/^indexed 18 documents from 4 files in [\d.]+ s \(\d+ docs\/s\)\n$/);
+    const stats = JSON.parse(await cli('search', 'stats', '--index', index, '--json')) as Record<
+      string,
+      unknown
+    >;
+    expect(stats).toMatchObject({
+      documents: 18,
+      byKind: { page: 9, news: 2, image: 1, video: 1, place: 2 },
+    });
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"type":"news"}\n');
+    const failed = await run(BIN, ['search', 'index', bad, '--index', index]).catch(
+      (error: unknown) => error,
+    );
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain('bad.jsonl:1: link: is required');
+  });
+});

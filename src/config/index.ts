@@ -64,8 +64,8 @@ function applyEnvironment(tree: Tree, env: NodeJS.ProcessEnv): void {
   }
 }
 
-/** Channel types that call an upstream over HTTP, and so need its address. */
-const UPSTREAM_TYPES = new Set(['openai-compatible', 'searxng', 'serper', 'passthrough']);
+/** Channel types that need the upstream's address (serper has a well-known one). */
+const UPSTREAM_TYPES = new Set(['openai-compatible', 'searxng', 'passthrough']);
 
 /** Rules between keys, which the schema cannot state. */
 function crossChecks(input: ConfigInput): string[] {

@@ -1,35 +1,88 @@
 /**
  * The providers of a server, built from its configuration: each capability with channels gets a
- * router over them and a backend per channel.
+ * router over them and a backend per channel. Search always has a provider: without search
+ * channels, the local index serves it.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Config } from '../config/index.js';
-import { ChannelRouter } from './router.js';
+import { SearchIndex } from '../engines/searchindex/index.js';
+import { ChannelRouter, type RoutingPolicy } from './router.js';
 import { ChatCapability } from './chat/capability.js';
 import { OpenAiCompatible } from './chat/openai-compatible.js';
 import { LocalModel } from './chat/local-model.js';
 import type { ChatBackend } from './chat/types.js';
-import { Providers } from './index.js';
+import { SerpCapability } from './serp/capability.js';
+import { LocalIndex } from './serp/local-index.js';
+import { Passthrough } from './serp/passthrough.js';
+import { Searxng } from './serp/searxng.js';
+import { Serper } from './serp/serper.js';
+import type { SerpBackend } from './serp/types.js';
+import { Providers, type Capability } from './index.js';
 
 type ChannelConfig = Config['channels'][number];
 
 function chatBackend(channel: ChannelConfig): ChatBackend {
+  if (channel.type === 'local-llm') return new LocalModel(channel);
+  return new OpenAiCompatible(channel);
+}
+
+/** The one local index of a process, however many channels name it. */
+function localIndex(config: Config): () => SerpBackend {
+  let backend: SerpBackend | undefined;
+  return () => {
+    if (!backend) {
+      mkdirSync(dirname(config.search.index_path), { recursive: true });
+      backend = new LocalIndex(new SearchIndex(config.search.index_path), {
+        rememberQueries: config.search.remember_queries,
+      });
+    }
+    return backend;
+  };
+}
+
+function serpBackend(channel: ChannelConfig, local: () => SerpBackend): SerpBackend {
   switch (channel.type) {
-    case 'openai-compatible':
-      return new OpenAiCompatible(channel);
-    case 'local-llm':
-      return new LocalModel(channel);
+    case 'searxng':
+      return new Searxng(channel);
+    case 'serper':
+      return new Serper(channel);
+    case 'passthrough':
+      return new Passthrough(channel);
+    default:
+      return local();
   }
 }
 
+/** Without search channels, the local index answers every search type. */
+const IMPLICIT_LOCAL: ChannelConfig = {
+  name: 'local-index',
+  capability: 'serp',
+  type: 'local-index',
+  models: ['*'],
+  model_map: {},
+  priority: 0,
+  weight: 1,
+  timeout_seconds: 120,
+};
+
 export function providersFrom(config: Config): Providers {
-  const chat = config.channels.filter((c) => c.capability === 'chat');
-  if (chat.length === 0) return new Providers();
-  const router = new ChannelRouter(chat, {
+  const policy: RoutingPolicy = {
     retries: config.routing.retries,
     backoffMs: config.routing.backoff_ms,
     cooldownAfter: config.routing.cooldown_after,
     cooldownSeconds: config.routing.cooldown_seconds,
-  });
-  const backends = new Map(chat.map((c) => [c.name, chatBackend(c)]));
-  return new Providers({ chat: new ChatCapability(router, backends) });
+  };
+  const capabilities: { chat?: Capability; serp?: Capability } = {};
+  const chat = config.channels.filter((c) => c.capability === 'chat');
+  if (chat.length > 0) {
+    const backends = new Map(chat.map((c) => [c.name, chatBackend(c)]));
+    capabilities.chat = new ChatCapability(new ChannelRouter(chat, policy), backends);
+  }
+  const configured = config.channels.filter((c) => c.capability === 'serp');
+  const serp = configured.length > 0 ? configured : [IMPLICIT_LOCAL];
+  const local = localIndex(config);
+  const backends = new Map(serp.map((c) => [c.name, serpBackend(c, local)]));
+  capabilities.serp = new SerpCapability(new ChannelRouter(serp, policy), backends);
+  return new Providers(capabilities);
 }

@@ -137,7 +137,9 @@ export class ChannelRouter<C extends RoutedChannel> {
     if (candidates.length === 0) {
       throw new ServiceError(
         'busy',
-        `no channel serves the model ${model}; configure one that lists it in models`,
+        capability === 'serp'
+          ? `no search channel serves type ${model}; configure one that lists it in models`
+          : `no channel serves the model ${model}; configure one that lists it in models`,
       );
     }
     const tried: string[] = [];

@@ -145,13 +145,21 @@ describe('SearchIndex', () => {
     expect(snippet).toBe('東京は日本の首都です。Tokyo2024');
   });
 
-  it('expands the query from top documents when feedback is on', () => {
-    const ranking = { ...index.ranking, feedbackWeight: 1, feedbackDocs: 2, feedbackTerms: 5 };
+  it('reorders by terms of the top documents when feedback is on, bringing in no new ones', () => {
+    const ranking = { ...index.ranking, feedbackWeight: 2, feedbackDocs: 1, feedbackTerms: 5 };
     index.add([
-      doc('a', 'Hypersonic flow', 'hypersonic flow heating ablation'),
+      doc('a', 'Hypersonic heating', 'hypersonic heating ablation ablation heating'),
       doc('b', 'Ablation', 'ablation heating of reentry bodies'),
+      doc('c', 'Tunnels', 'hypersonic wind tunnels'),
+      doc('d', 'Notes', 'a hypersonic note among many other words about heating and ablation here'),
     ]);
-    const ids = index.rank({ query: 'hypersonic' }, ranking);
-    expect(ids).toHaveLength(2);
+    const plain = index.rank({ query: 'hypersonic' }, { ...ranking, feedbackWeight: 0 });
+    const fed = index.rank({ query: 'hypersonic' }, ranking);
+    const link = (id: number) => ['', 'a', 'b', 'c', 'd'][id];
+    expect(fed.map((hit) => link(hit.id)).sort()).toEqual(['a', 'c', 'd']);
+    // d shares the feedback terms (heating, ablation) of the top document; c does not.
+    const at = (hits: typeof fed, name: string) => hits.findIndex((hit) => link(hit.id) === name);
+    expect(at(fed, 'd')).toBeLessThan(at(fed, 'c'));
+    expect(at(plain, 'd')).toBeGreaterThan(at(plain, 'c'));
   });
 });

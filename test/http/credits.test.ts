@@ -3,6 +3,8 @@ import { BACKENDS } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { expectError } from '../support/expect.js';
 
+const UNSERVED_CHAT = { model: 'chatmodel-4o', messages: [{ role: 'user', content: 'hi' }] };
+
 describe.each(BACKENDS)('%s', (backend) => {
   let server: TestServer;
 
@@ -37,7 +39,8 @@ describe.each(BACKENDS)('%s', (backend) => {
     it('charges nothing for a request that fails', async () => {
       const { secret } = await server.services.tokens.create({ name: 'failing', credits: 10 });
       expect((await server.post('/tune/tasks', { action: 'nope' }, secret)).status).toBe(400);
-      expect((await server.post('/serp/web', { query: 'a' }, secret)).status).toBe(503);
+      // No chat channel is configured: 503, after a hold that is given back.
+      expect((await server.post('/chatmodel/chat/completions', UNSERVED_CHAT, secret)).status).toBe(503);
       expect(await balance('failing')).toBe(10);
     });
 
@@ -58,7 +61,7 @@ describe.each(BACKENDS)('%s', (backend) => {
       expect(usage.map((u) => [u.operation, u.status, u.credits])).toEqual([
         ['/tune/tasks', 200, 1],
         ['/tune/tasks', 400, 0],
-        ['/serp/web', 503, 0],
+        ['/serp/web', 200, 3],
       ]);
       expect(usage.every((u) => u.latencyMs > 0 && /^[0-9a-f-]{36}$/.test(u.traceId))).toBe(true);
       expect(usage[0]?.action).toBe('retrieve_batch');

@@ -103,10 +103,11 @@ describe('error statuses', () => {
   });
 
   it('503 busy, saying why, for an operation that no engine or channel serves', async () => {
-    const answer = await server.post('/serp/web', { query: 'a' }, token);
+    const chat = { model: 'chatmodel-4o', messages: [{ role: 'user', content: 'hi' }] };
+    const answer = await server.post('/chatmodel/chat/completions', chat, token);
     expectError(answer, 503, 'busy');
     expect((answer.body.error as { message: string }).message).toMatch(
-      /no engine or channel serves \/serp\/web/,
+      /no engine or channel serves \/chatmodel\/chat\/completions/,
     );
   });
 

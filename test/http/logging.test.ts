@@ -25,7 +25,7 @@ describe('logs', () => {
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const mine = entries.filter((e) => e.trace_id === answer.headers.get('x-trace-id'));
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ operation: '/serp/web', status: 503, msg: 'answered' });
+    expect(mine[0]).toMatchObject({ operation: '/serp/web', status: 200, msg: 'answered' });
     expect(entries.some((e) => e.trace_id === bad.headers.get('x-trace-id') && e.status === 401)).toBe(true);
     const all = lines.join('\n');
     expect(all).not.toContain(token);

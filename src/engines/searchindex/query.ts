@@ -47,12 +47,3 @@ export function anyExpression(clauses: readonly Clause[]): string {
 export function titleExpression(clauses: readonly Clause[]): string {
   return clauses.map((clause) => `title : ${clauseExpression(clause)}`).join(' AND ');
 }
-
-/** Neighbouring clauses found within `window` tokens of each other, one expression per pair. */
-export function pairExpressions(clauses: readonly Clause[], window: number): string[] {
-  return clauses
-    .slice(1)
-    .map(
-      (clause, i) => `NEAR(${clauseExpression(clauses[i] as Clause)} ${clauseExpression(clause)}, ${window})`,
-    );
-}

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { joinCjk, spaceCjk } from './cjk.js';
 import { expansionTerms } from './feedback.js';
 import { filterSql, primaryLanguage } from './filters.js';
-import { anyExpression, clauseExpression, pairExpressions, parseQuery, titleExpression } from './query.js';
+import { anyExpression, clauseExpression, parseQuery, titleExpression } from './query.js';
 import { recordKey, siteOf } from './records.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { STOP_WORDS } from './stopwords.js';
@@ -26,8 +26,6 @@ export const DEFAULT_RANKING: RankingOptions = {
   feedbackDocs: 5,
   feedbackTerms: 40,
   feedbackWeight: 2,
-  proximityWeight: 0,
-  proximityWindow: 8,
 };
 
 /** Text up to this long is shown whole as its snippet; longer text is cut around the terms. */
@@ -62,7 +60,7 @@ export class IndexVersionError extends Error {}
 /**
  * A full-text index in its own SQLite file. Scores are BM25 summed per query clause, which is
  * what FTS5 computes for an OR query, done one clause at a time so that clauses (original terms,
- * pairs near each other, feedback terms) can carry their own weights.
+ * feedback terms) can carry their own weights.
  */
 export class SearchIndex {
   private readonly db: Database.Database;
@@ -135,10 +133,6 @@ export class SearchIndex {
       expression: clauseExpression(clause),
       weight: 1 / clauses.length,
     }));
-    if (ranking.proximityWeight > 0) {
-      for (const expression of pairExpressions(clauses, ranking.proximityWindow))
-        weighted.push({ expression, weight: ranking.proximityWeight / clauses.length });
-    }
     const first = this.score(weighted, request, ranking);
     if (ranking.feedbackWeight <= 0 || ranking.feedbackDocs <= 0 || first.length === 0) return first;
     const top = first.slice(0, ranking.feedbackDocs);
@@ -147,7 +141,10 @@ export class SearchIndex {
       expression: `"${term.replaceAll('"', '""')}"`,
       weight: weight * ranking.feedbackWeight,
     }));
-    return this.score([...weighted, ...expansion], request, ranking);
+    const rescored = this.score([...weighted, ...expansion], request, ranking);
+    // Feedback reorders what the query found; it does not bring in pages without its words.
+    const matched = new Set(first.map((hit) => hit.id));
+    return rescored.filter((hit) => matched.has(hit.id));
   }
 
   search(request: SearchRequest, ranking: RankingOptions = this.ranking): SearchResult {
@@ -206,13 +203,13 @@ export class SearchIndex {
     if (text.length === 0 || text.length > 200) return;
     this.db.transaction(() => {
       const row = this.db
-        .prepare<[string, string], { id: number }>(
+        .prepare<[string, string], { id: number; count: number }>(
           `INSERT INTO queries (scope, text, count) VALUES (?, ?, 1)
-           ON CONFLICT (scope, text) DO UPDATE SET count = count + 1 RETURNING id`,
+           ON CONFLICT (scope, text) DO UPDATE SET count = count + 1 RETURNING id, count`,
         )
         .get(scope, text);
-      const known = this.db.prepare('SELECT 1 FROM queries_fts WHERE rowid = ?').get(row?.id);
-      if (row && !known)
+      // The first time only: the external-content FTS table is kept in step by hand.
+      if (row?.count === 1)
         this.db.prepare('INSERT INTO queries_fts (rowid, text) VALUES (?, ?)').run(row.id, text);
     })();
   }

@@ -85,10 +85,6 @@ export interface RankingOptions {
   feedbackTerms: number;
   /** Weight of the whole expansion relative to one original query term; 0 turns feedback off. */
   feedbackWeight: number;
-  /** Weight of each pair of neighbouring query terms found near each other; 0 turns it off. */
-  proximityWeight: number;
-  /** How many tokens apart a pair may be and still count as near. */
-  proximityWindow: number;
 }
 
 export interface RankedId {

@@ -1,0 +1,203 @@
+/**
+ * The local search index as a search provider: each `type` reads its kind of record, and a web
+ * search adds what surrounds the organic results: the entity the query names, questions people
+ * ask about it, sitelinks, and related searches from the token's past queries and from words the
+ * found pages share.
+ */
+import {
+  SearchIndex,
+  type Kind,
+  type SearchHit,
+  type SearchRequest,
+} from '../../engines/searchindex/index.js';
+import { dateRange } from './index-range.js';
+import type { SearchType, SerpBackend, SerpQuery, SerpResult } from './types.js';
+
+const KINDS_OF: Readonly<Record<SearchType, readonly Kind[]>> = {
+  search: ['page'],
+  news: ['news'],
+  images: ['image'],
+  videos: ['video'],
+  places: ['place'],
+  maps: ['place'],
+};
+const QUESTIONS = 4;
+const SITELINKS = 4;
+const RELATED = 8;
+
+type Fields = Record<string, unknown>;
+const text = (fields: Fields, name: string) =>
+  typeof fields[name] === 'string' ? (fields[name] as string) : undefined;
+const num = (fields: Fields, name: string) =>
+  typeof fields[name] === 'number' ? (fields[name] as number) : undefined;
+
+/** Only the members that have a value: the contract's optional fields are absent, not null. */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as T;
+}
+
+function sourceOf(hit: SearchHit): string {
+  return hit.source ?? (hit.site.includes('/') ? hit.site : hit.site.replace(/^www\./, ''));
+}
+
+export interface LocalIndexOptions {
+  /** Keep each scope's queries, for its related searches. */
+  rememberQueries: boolean;
+}
+
+export class LocalIndex implements SerpBackend {
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly options: LocalIndexOptions,
+  ) {}
+
+  search(query: SerpQuery, _signal: AbortSignal, scope?: string): Promise<SerpResult> {
+    const request: SearchRequest = {
+      query: query.query,
+      page: query.page,
+      number: query.number,
+      range: dateRange(query.range),
+      language: query.language,
+      country: query.country,
+      kinds: KINDS_OF[query.type],
+      withImages: query.type === 'images',
+    };
+    const { hits } = this.index.search(request);
+    const result = this.shape(query.type, hits, request, scope);
+    if (scope && this.options.rememberQueries && hits.length > 0) this.index.remember(scope, query.query);
+    return Promise.resolve(result);
+  }
+
+  async close(): Promise<void> {
+    this.index.close();
+  }
+
+  private shape(type: SearchType, hits: SearchHit[], request: SearchRequest, scope?: string): SerpResult {
+    switch (type) {
+      case 'search':
+        return this.web(hits, request, scope);
+      case 'news':
+        return {
+          news: hits.map((hit) =>
+            defined({
+              title: hit.title,
+              link: hit.link,
+              snippet: hit.snippet,
+              date: hit.date ?? undefined,
+              source: sourceOf(hit),
+              image_url: hit.image_url ?? undefined,
+              position: hit.position,
+            }),
+          ),
+        };
+      case 'images':
+        return {
+          images: hits.map((hit) => ({
+            title: hit.title,
+            image_url: hit.image_url ?? '',
+            link: hit.link,
+            source: sourceOf(hit),
+            position: hit.position,
+          })),
+        };
+      case 'videos':
+        return {
+          videos: hits.map((hit) =>
+            defined({
+              title: hit.title,
+              link: hit.link,
+              snippet: hit.snippet,
+              image_url: hit.image_url ?? undefined,
+              duration: text(hit.fields, 'duration'),
+              source: sourceOf(hit),
+              date: hit.date ?? undefined,
+              position: hit.position,
+            }),
+          ),
+        };
+      case 'places':
+      case 'maps':
+        return { [type]: hits.map((hit) => place(hit)) };
+    }
+  }
+
+  private web(hits: SearchHit[], request: SearchRequest, scope?: string): SerpResult {
+    const shown = new Set(hits.map((hit) => hit.id));
+    const sites = new Set<string>();
+    const organic = hits.map((hit) => {
+      // The first result of each site lists the site's other pages on the query.
+      const first = !sites.has(hit.site);
+      sites.add(hit.site);
+      const sitelinks = first ? this.index.sitelinks(hit, request, shown, SITELINKS) : [];
+      const attributes = hit.fields.attributes as Record<string, string> | undefined;
+      return defined({
+        link: hit.link,
+        title: hit.title,
+        snippet: hit.snippet,
+        position: hit.position,
+        date: hit.date ?? undefined,
+        sitelinks:
+          sitelinks.length > 0 ? sitelinks.map((s) => ({ link: s.link, title: s.title })) : undefined,
+        image_url: hit.image_url ?? undefined,
+        attributes,
+      });
+    });
+    const result: SerpResult = { organic };
+    const firstPage = (request.page ?? 1) === 1;
+    const entity = firstPage ? this.index.entity(request) : undefined;
+    if (entity) result.knowledge_graph = knowledgeGraph(entity);
+    if (firstPage) {
+      const questions = this.index.search(
+        { ...request, kinds: ['question'], page: 1, number: QUESTIONS, range: undefined },
+        { ...this.index.ranking, feedbackWeight: 0 },
+      ).hits;
+      if (questions.length > 0)
+        result.people_also_ask = questions.map((q) => ({
+          question: q.title,
+          snippet: q.text,
+          title: text(q.fields, 'title') ?? q.title,
+          link: q.link,
+        }));
+    }
+    const related = this.related(hits, request, scope);
+    if (related.length > 0) result.related_searches = related.map((query) => ({ query }));
+    return result;
+  }
+
+  /** The token's own earlier queries on the topic first, then the query refined by shared words. */
+  private related(hits: SearchHit[], request: SearchRequest, scope?: string): string[] {
+    const past = scope ? this.index.pastQueries(scope, request.query, RELATED) : [];
+    const base = request.query.trim().replace(/\s+/g, ' ').toLowerCase();
+    const refined = this.index.cooccurring(hits, request, RELATED).map((word) => `${base} ${word}`);
+    return [...new Set([...past, ...refined])].slice(0, RELATED);
+  }
+}
+
+function place(hit: SearchHit) {
+  const f = hit.fields;
+  return defined({
+    title: hit.title,
+    address: text(f, 'address'),
+    latitude: num(f, 'latitude'),
+    longitude: num(f, 'longitude'),
+    rating: num(f, 'rating'),
+    rating_count: num(f, 'rating_count'),
+    category: text(f, 'category'),
+    phone_number: text(f, 'phone_number'),
+    website: text(f, 'website'),
+    position: hit.position,
+  });
+}
+
+function knowledgeGraph(entity: SearchHit): NonNullable<SerpResult['knowledge_graph']> {
+  const f = entity.fields;
+  return defined({
+    type: text(f, 'entity_type') ?? 'entity',
+    title: entity.title,
+    image_url: entity.image_url ?? undefined,
+    attributes: f.attributes as Record<string, string> | undefined,
+    description: entity.text || undefined,
+    description_link: text(f, 'description_link') ?? entity.link,
+    description_source: text(f, 'description_source') ?? sourceOf(entity),
+  });
+}
