@@ -30,6 +30,8 @@ build: deps
 
 run: setup
 	@mkdir -p data
+	@# A first search finds something: the project's own documentation, indexed again each run.
+	@./bin/switchyard search index README.md docs
 	@./bin/switchyard token revoke dev >/dev/null 2>&1 || true
 	@token=$$(./bin/switchyard token create --name dev); \
 	echo ""; \
@@ -38,7 +40,7 @@ run: setup
 	echo ""; \
 	echo "Try:"; \
 	echo "  curl -s http://127.0.0.1:$(PORT)/serp/web -H 'Authorization: Bearer $$token' \\"; \
-	echo "       -H 'Content-Type: application/json' -d '{\"query\": \"switchyard\"}'"; \
+	echo "       -H 'Content-Type: application/json' -d '{\"query\": \"search channels\"}'"; \
 	echo "API reference: http://127.0.0.1:$(PORT)/docs"; \
 	echo ""
 	exec ./bin/switchyard serve --port $(PORT)

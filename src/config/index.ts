@@ -125,7 +125,10 @@ export function loadConfig(options: LoadOptions = {}): Config {
     public_base_url: (input.public_base_url ?? `http://${input.host}:${input.port}`).replace(/\/+$/, ''),
     database: { ...input.database, url: input.database.url ?? `sqlite:${resolve(dataDir, 'switchyard.db')}` },
     blobs: { ...input.blobs, dir: resolve(input.blobs.dir ?? resolve(dataDir, 'blobs')) },
-    search: { ...input.search, index_path: resolve(input.search.index_path ?? resolve(dataDir, 'search-index.db')) },
+    search: {
+      ...input.search,
+      index_path: resolve(input.search.index_path ?? resolve(dataDir, 'search-index.db')),
+    },
     prices: { ...DEFAULT_PRICES, ...input.prices },
   };
 }

@@ -210,11 +210,14 @@ export const ConfigSchema = Closed({
   search: Closed(
     {
       index_path: Type.Optional(
-        Type.String({ minLength: 1, description: 'the local search index; <data_dir>/search-index.db when absent' }),
+        Type.String({
+          minLength: 1,
+          description: 'the local search index; <data_dir>/search-index.db when absent',
+        }),
       ),
       remember_queries: Type.Boolean({
         default: true,
-        description: 'keep each token\'s past queries in the index, for its related searches',
+        description: "keep each token's past queries in the index, for its related searches",
       }),
     },
     { default: {} },

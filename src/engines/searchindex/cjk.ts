@@ -29,3 +29,17 @@ export function cjkTokens(word: string): string[] {
     .split(MARK)
     .filter((token) => token.length > 0);
 }
+
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+
+/**
+ * How many tokens the index's tokenizer makes of a text: runs of letters, digits and private-use
+ * characters (unicode61's token characters), each CJK character alone. Kept per document for
+ * BM25's length normalisation, which the index computes without reading the postings.
+ */
+export function tokenCount(text: string): number {
+  let count = 0;
+  for (const run of text.match(TOKEN) ?? [])
+    count += hasCjk(run) ? spaceCjk(run).split(MARK).filter(Boolean).length : 1;
+  return count;
+}

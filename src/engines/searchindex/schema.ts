@@ -4,7 +4,7 @@
  * folds diacritics. `key` names a record (kind, link and, for questions, the question), so that
  * indexing it again replaces it. Past queries feed related searches, per scope (one API token).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS documents (
@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS documents (
   site TEXT NOT NULL,
   title TEXT NOT NULL,
   text TEXT NOT NULL,
+  tokens INTEGER NOT NULL,
   date TEXT,
   language TEXT,
   country TEXT,
@@ -27,6 +28,7 @@ CREATE INDEX IF NOT EXISTS documents_site ON documents(site, kind);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
   title, body, tokenize = 'porter unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocabulary USING fts5vocab(fts, row);
 CREATE TABLE IF NOT EXISTS queries (
   id INTEGER PRIMARY KEY,
   scope TEXT NOT NULL,

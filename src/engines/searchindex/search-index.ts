@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { joinCjk, spaceCjk } from './cjk.js';
+import { joinCjk, spaceCjk, tokenCount } from './cjk.js';
 import { expansionTerms } from './feedback.js';
 import { filterSql, primaryLanguage } from './filters.js';
 import { anyExpression, clauseExpression, parseQuery, titleExpression } from './query.js';
@@ -23,14 +23,27 @@ import type {
 export const DEFAULT_RANKING: RankingOptions = {
   titleWeight: 5,
   bodyWeight: 1,
-  feedbackDocs: 5,
+  feedbackDocs: 3,
   feedbackTerms: 40,
   feedbackWeight: 2,
+  feedbackDepth: 30,
 };
+
+/** BM25's usual constants, as FTS5's bm25() uses them, for the feedback terms scored here. */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 /** Text up to this long is shown whole as its snippet; longer text is cut around the terms. */
 const WHOLE_SNIPPET = 300;
+/** Document frequencies kept at most; beyond, the memory is started afresh. */
+const FREQUENCIES_KEPT = 100_000;
 const SNIPPET_TOKENS = 32;
+
+interface TermVector {
+  /** Tokens in the document. */
+  length: number;
+  counts: Map<string, number>;
+}
 
 interface DocumentRow {
   id: number;
@@ -65,11 +78,17 @@ export class IndexVersionError extends Error {}
 export class SearchIndex {
   private readonly db: Database.Database;
   private readonly stopStems: ReadonlySet<string>;
+  private count: number | undefined;
+  private kinds: Map<Kind, number> | undefined;
+  private readonly frequencies = new Map<string, number>();
+  private version = -1;
   ranking: RankingOptions;
 
   constructor(file: string, ranking: Partial<RankingOptions> = {}) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
+    // An index can be rebuilt from its sources: no sync per remembered query, WAL keeps it whole.
+    this.db.pragma('synchronous = NORMAL');
     const version = this.db.pragma('user_version', { simple: true }) as number;
     const fresh = this.db
       .prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'documents'")
@@ -94,8 +113,8 @@ export class SearchIndex {
     const dropText = this.db.prepare('DELETE FROM fts WHERE rowid = ?');
     const dropRow = this.db.prepare('DELETE FROM documents WHERE id = ?');
     const insert = this.db.prepare(
-      `INSERT INTO documents (key, kind, link, site, title, text, date, language, country, image_url, source, fields)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO documents (key, kind, link, site, title, text, tokens, date, language, country, image_url, source, fields)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const index = this.db.prepare('INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)');
     this.db.transaction(() => {
@@ -113,6 +132,7 @@ export class SearchIndex {
           siteOf(doc.link),
           doc.title,
           doc.text,
+          tokenCount(doc.title) + tokenCount(doc.text),
           doc.date ?? null,
           doc.language ? primaryLanguage(doc.language) : null,
           doc.country?.toUpperCase() ?? null,
@@ -123,28 +143,113 @@ export class SearchIndex {
         index.run(lastInsertRowid, spaceCjk(doc.title), spaceCjk(doc.text));
       }
     })();
+    this.refresh(true);
   }
 
   /** Every matching document id with its score, best first, ties by id (stable paging). */
   rank(request: SearchRequest, ranking: RankingOptions = this.ranking): RankedId[] {
     const clauses = parseQuery(request.query, request.language);
     if (clauses.length === 0) return [];
+    this.refresh();
     const weighted = clauses.map((clause) => ({
       expression: clauseExpression(clause),
       weight: 1 / clauses.length,
     }));
     const first = this.score(weighted, request, ranking);
     if (ranking.feedbackWeight <= 0 || ranking.feedbackDocs <= 0 || first.length === 0) return first;
+    return this.feedback(first, ranking);
+  }
+
+  /**
+   * Reorders the best `feedbackDepth` results by the expansion terms of the top few (RM3-style),
+   * scored with BM25 over each document's own term counts. Cost follows the depth, not the
+   * index: on a large index a common expansion term would otherwise mean reading its whole
+   * posting list. Results below the depth keep their order; they were behind already, and
+   * feedback only adds to scores, so they stay behind. It never brings in a document that lacks
+   * every query word.
+   */
+  private feedback(first: RankedId[], ranking: RankingOptions): RankedId[] {
     const top = first.slice(0, ranking.feedbackDocs);
-    const terms = expansionTerms(top, (id) => this.termsOf(id), this.stopStems, ranking.feedbackTerms);
-    const expansion = terms.map(({ term, weight }) => ({
-      expression: `"${term.replaceAll('"', '""')}"`,
-      weight: weight * ranking.feedbackWeight,
-    }));
-    const rescored = this.score([...weighted, ...expansion], request, ranking);
-    // Feedback reorders what the query found; it does not bring in pages without its words.
-    const matched = new Set(first.map((hit) => hit.id));
-    return rescored.filter((hit) => matched.has(hit.id));
+    const topVectors = this.termVectors(top.map((hit) => hit.id));
+    const terms = expansionTerms(
+      top,
+      (id) => topVectors.get(id)?.counts ?? new Map<string, number>(),
+      this.stopStems,
+      ranking.feedbackTerms,
+    );
+    if (terms.length === 0) return first;
+    const depth = first.slice(0, ranking.feedbackDepth);
+    const vectors = this.termVectors(
+      depth.map((hit) => hit.id),
+      terms.map((t) => t.term),
+    );
+    const lengthOf = (id: number) => vectors.get(id)?.length ?? 0;
+    const averageLength = depth.reduce((sum, hit) => sum + lengthOf(hit.id), 0) / Math.max(1, depth.length);
+    const documents = this.documentCount();
+    const idf = terms.map(({ term }) => {
+      const df = this.documentFrequency(term);
+      return Math.max(1e-6, Math.log((documents - df + 0.5) / (df + 0.5)));
+    });
+    const reordered = depth.map((hit) => {
+      const counts = vectors.get(hit.id)?.counts ?? new Map<string, number>();
+      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengthOf(hit.id)) / Math.max(1, averageLength));
+      let extra = 0;
+      terms.forEach(({ term, weight }, t) => {
+        const tf = counts.get(term) ?? 0;
+        if (tf > 0) extra += weight * (idf[t] ?? 0) * ((tf * (BM25_K1 + 1)) / (tf + norm));
+      });
+      return { id: hit.id, score: hit.score + ranking.feedbackWeight * extra };
+    });
+    reordered.sort((a, b) => b.score - a.score || a.id - b.id);
+    return [...reordered, ...first.slice(depth.length)];
+  }
+
+  /** Documents in the index, kept between searches until the index changes. */
+  private documentCount(): number {
+    this.count ??= (this.db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n;
+    return this.count;
+  }
+
+  /**
+   * How many documents hold `term` (a stemmed token), from the index's vocabulary. Counting
+   * reads the term's whole posting list, and feedback terms are the common ones, so counts are
+   * kept until the index changes.
+   */
+  private documentFrequency(term: string): number {
+    let df = this.frequencies.get(term);
+    if (df === undefined) {
+      df =
+        this.db.prepare<[string], { doc: number }>('SELECT doc FROM fts_vocabulary WHERE term = ?').get(term)
+          ?.doc ?? 0;
+      if (this.frequencies.size >= FREQUENCIES_KEPT) this.frequencies.clear();
+      this.frequencies.set(term, df);
+    }
+    return df;
+  }
+
+  /** How many records of `kind` the index holds, kept until the index changes. */
+  holds(kind: Kind): number {
+    this.refresh();
+    this.kinds ??= new Map(
+      this.db
+        .prepare<[], { kind: Kind; n: number }>('SELECT kind, count(*) AS n FROM documents GROUP BY kind')
+        .all()
+        .map((row) => [row.kind, row.n]),
+    );
+    return this.kinds.get(kind) ?? 0;
+  }
+
+  /**
+   * Forgets what was kept about the index when it changed: through this connection (add) or
+   * another one, such as `switchyard search index` while the server runs (data_version).
+   */
+  private refresh(changed = false): void {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (!changed && version === this.version) return;
+    this.version = version;
+    this.count = undefined;
+    this.kinds = undefined;
+    this.frequencies.clear();
   }
 
   search(request: SearchRequest, ranking: RankingOptions = this.ranking): SearchResult {
@@ -326,33 +431,55 @@ export class SearchIndex {
   }
 
   /**
-   * Stemmed term counts of one document, by running its text through a one-row scratch FTS5
-   * table: cost follows the document's length, not the index's (an fts5vocab 'instance' scan of
-   * the main table reads every posting).
+   * Stemmed term counts of some documents, by running their text through a scratch FTS5 table:
+   * cost follows the documents' length, not the index's (an fts5vocab 'instance' scan of the main
+   * table reads every posting). Only `only` terms are counted when given; `length` is always the
+   * document's token count.
    */
-  private termsOf(id: number): Map<string, number> {
-    const doc = this.db
-      .prepare<[number], { title: string; text: string }>('SELECT title, text FROM documents WHERE id = ?')
-      .get(id);
-    this.db.prepare('DELETE FROM temp.scratch').run();
-    if (!doc) return new Map();
-    this.db.prepare('INSERT INTO temp.scratch (w) VALUES (?)').run(spaceCjk(`${doc.title}\n${doc.text}`));
-    const rows = this.db
-      .prepare<[], { term: string; n: number }>('SELECT term, cnt AS n FROM temp.scratch_terms')
-      .all();
-    return new Map(rows.map((row) => [row.term, row.n]));
+  private termVectors(ids: readonly number[], only?: readonly string[]): Map<number, TermVector> {
+    const vectors = new Map<number, TermVector>();
+    const read = this.db.prepare<[number], { title: string; text: string; tokens: number }>(
+      'SELECT title, text, tokens FROM documents WHERE id = ?',
+    );
+    const put = this.db.prepare('INSERT INTO temp.scratch (rowid, w) VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const id of ids) {
+        const doc = read.get(id);
+        if (!doc) continue;
+        vectors.set(id, { length: doc.tokens, counts: new Map() });
+        put.run(id, spaceCjk(`${doc.title}\n${doc.text}`));
+      }
+      // Counting only the terms asked for reads only their entries, not every token.
+      const counted = only
+        ? this.db
+            .prepare<string[], { id: number; term: string; n: number }>(
+              `SELECT doc AS id, term, count(*) AS n FROM temp.scratch_instances
+               WHERE term IN (${only.map(() => '?').join(', ')}) GROUP BY doc, term`,
+            )
+            .all(...only)
+        : this.db
+            .prepare<[], { id: number; term: string; n: number }>(
+              'SELECT doc AS id, term, count(*) AS n FROM temp.scratch_instances GROUP BY doc, term',
+            )
+            .all();
+      for (const row of counted) vectors.get(row.id)?.counts.set(row.term, row.n);
+      // Contentless, so emptied at once rather than row by row (which re-reads every row).
+      this.db.prepare("INSERT INTO temp.scratch (scratch) VALUES ('delete-all')").run();
+    })();
+    return vectors;
   }
 
   /** The stop words as the porter tokenizer stems them ("this" → "thi"), to skip in feedback. */
   private stemStopWords(): Set<string> {
     const words = [...Object.values(STOP_WORDS)].flatMap((set) => [...set]).join(' ');
     this.db.exec(
-      "CREATE VIRTUAL TABLE temp.scratch USING fts5(w, tokenize = 'porter unicode61 remove_diacritics 2')",
+      "CREATE VIRTUAL TABLE temp.scratch USING fts5(w, content = '', tokenize = 'porter unicode61 remove_diacritics 2')",
     );
     this.db.exec('CREATE VIRTUAL TABLE temp.scratch_terms USING fts5vocab(temp, scratch, row)');
+    this.db.exec('CREATE VIRTUAL TABLE temp.scratch_instances USING fts5vocab(temp, scratch, instance)');
     this.db.prepare('INSERT INTO temp.scratch (w) VALUES (?)').run(words);
     const rows = this.db.prepare<[], { term: string }>('SELECT term FROM temp.scratch_terms').all();
-    this.db.prepare('DELETE FROM temp.scratch').run();
+    this.db.prepare("INSERT INTO temp.scratch (scratch) VALUES ('delete-all')").run();
     return new Set(rows.map((row) => row.term));
   }
 }

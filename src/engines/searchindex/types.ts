@@ -85,6 +85,8 @@ export interface RankingOptions {
   feedbackTerms: number;
   /** Weight of the whole expansion relative to one original query term; 0 turns feedback off. */
   feedbackWeight: number;
+  /** How many of the first results feedback reorders. */
+  feedbackDepth: number;
 }
 
 export interface RankedId {

@@ -23,6 +23,8 @@ const KINDS_OF: Readonly<Record<SearchType, readonly Kind[]>> = {
 };
 const QUESTIONS = 4;
 const SITELINKS = 4;
+/** How many results of a page, from the top, may carry sitelinks. */
+const SITELINKED = 3;
 const RELATED = 8;
 
 type Fields = Record<string, unknown>;
@@ -124,9 +126,9 @@ export class LocalIndex implements SerpBackend {
   private web(hits: SearchHit[], request: SearchRequest, scope?: string): SerpResult {
     const shown = new Set(hits.map((hit) => hit.id));
     const sites = new Set<string>();
-    const organic = hits.map((hit) => {
-      // The first result of each site lists the site's other pages on the query.
-      const first = !sites.has(hit.site);
+    const organic = hits.map((hit, i) => {
+      // A top result lists its site's other pages on the query, once per site.
+      const first = i < SITELINKED && !sites.has(hit.site);
       sites.add(hit.site);
       const sitelinks = first ? this.index.sitelinks(hit, request, shown, SITELINKS) : [];
       const attributes = hit.fields.attributes as Record<string, string> | undefined;
@@ -144,9 +146,10 @@ export class LocalIndex implements SerpBackend {
     });
     const result: SerpResult = { organic };
     const firstPage = (request.page ?? 1) === 1;
-    const entity = firstPage ? this.index.entity(request) : undefined;
+    // An index without entities or questions skips their searches.
+    const entity = firstPage && this.index.holds('entity') > 0 ? this.index.entity(request) : undefined;
     if (entity) result.knowledge_graph = knowledgeGraph(entity);
-    if (firstPage) {
+    if (firstPage && this.index.holds('question') > 0) {
       const questions = this.index.search(
         { ...request, kinds: ['question'], page: 1, number: QUESTIONS, range: undefined },
         { ...this.index.ranking, feedbackWeight: 0 },
