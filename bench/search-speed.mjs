@@ -63,7 +63,10 @@ while (words.length < VOCABULARY) {
   let word = '';
   for (let i = 0; i < n; i += 1) word += SYLLABLES[Math.floor(rng() * SYLLABLES.length)];
   word += String.fromCharCode(97 + Math.floor(rng() * 26));
-  if (!seen.has(word)) (seen.add(word), words.push(word));
+  if (!seen.has(word)) {
+    seen.add(word);
+    words.push(word);
+  }
 }
 // Zipf's law: the word of rank r drawn with probability ∝ 1 / r.
 const cdf = new Float64Array(VOCABULARY);

@@ -98,6 +98,28 @@ export async function callUpstream(
   return response;
 }
 
+/** POSTs `body` as JSON, with the channel's key (when it has one) as a bearer token. */
+export function postJson(
+  channel: UpstreamChannel,
+  url: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  return callUpstream(
+    channel,
+    url,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(channel.api_key ? { authorization: `Bearer ${channel.api_key}` } : {}),
+      },
+      body: JSON.stringify(body),
+    },
+    signal,
+  );
+}
+
 /** The answer's body as JSON; a body that is not JSON is worth trying elsewhere (no status). */
 export async function jsonOf(channel: UpstreamChannel, response: Dispatcher.ResponseData): Promise<unknown> {
   try {

@@ -1,7 +1,7 @@
 import type { SearchRequest } from './types.js';
 
 /**
- * SQL conditions on the documents table (alias d) for a request's range, filters and kinds.
+ * SQL conditions on the facets table (alias d) for a request's range, filters and kinds.
  * Language and country narrow only records that declare one: a page that says nothing about its
  * language is a candidate in every language. A language is compared by its primary subtag, so
  * zh-CN finds records marked zh.
@@ -30,7 +30,7 @@ export function filterSql(request: SearchRequest): { sql: string; params: string
     const kinds = request.kinds.map(() => '?').join(', ');
     parts.push(
       request.withImages
-        ? `(d.kind IN (${kinds}) OR (d.image_url IS NOT NULL AND d.kind IN ('page', 'news', 'video')))`
+        ? `(d.kind IN (${kinds}) OR (d.has_image = 1 AND d.kind IN ('page', 'news', 'video')))`
         : `d.kind IN (${kinds})`,
     );
     params.push(...request.kinds);

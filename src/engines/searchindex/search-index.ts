@@ -112,6 +112,10 @@ export class SearchIndex {
     const existing = this.db.prepare<[string], { id: number }>('SELECT id FROM documents WHERE key = ?');
     const dropText = this.db.prepare('DELETE FROM fts WHERE rowid = ?');
     const dropRow = this.db.prepare('DELETE FROM documents WHERE id = ?');
+    const dropFacets = this.db.prepare('DELETE FROM facets WHERE id = ?');
+    const facets = this.db.prepare(
+      'INSERT INTO facets (id, kind, language, country, date, has_image) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     const insert = this.db.prepare(
       `INSERT INTO documents (key, kind, link, site, title, text, tokens, date, language, country, image_url, source, fields)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -124,22 +128,28 @@ export class SearchIndex {
         if (old) {
           dropText.run(old.id);
           dropRow.run(old.id);
+          dropFacets.run(old.id);
         }
+        const kind = doc.kind ?? 'page';
+        const date = doc.date ?? null;
+        const language = doc.language ? primaryLanguage(doc.language) : null;
+        const country = doc.country?.toUpperCase() ?? null;
         const { lastInsertRowid } = insert.run(
           key,
-          doc.kind ?? 'page',
+          kind,
           doc.link,
           siteOf(doc.link),
           doc.title,
           doc.text,
           tokenCount(doc.title) + tokenCount(doc.text),
-          doc.date ?? null,
-          doc.language ? primaryLanguage(doc.language) : null,
-          doc.country?.toUpperCase() ?? null,
+          date,
+          language,
+          country,
           doc.image_url ?? null,
           doc.source ?? null,
           doc.fields && Object.keys(doc.fields).length > 0 ? JSON.stringify(doc.fields) : null,
         );
+        facets.run(lastInsertRowid, kind, language, country, date, doc.image_url ? 1 : 0);
         index.run(lastInsertRowid, spaceCjk(doc.title), spaceCjk(doc.text));
       }
     })();
@@ -206,7 +216,7 @@ export class SearchIndex {
 
   /** Documents in the index, kept between searches until the index changes. */
   private documentCount(): number {
-    this.count ??= (this.db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n;
+    this.count ??= (this.db.prepare('SELECT count(*) AS n FROM facets').get() as { n: number }).n;
     return this.count;
   }
 
@@ -232,7 +242,7 @@ export class SearchIndex {
     this.refresh();
     this.kinds ??= new Map(
       this.db
-        .prepare<[], { kind: Kind; n: number }>('SELECT kind, count(*) AS n FROM documents GROUP BY kind')
+        .prepare<[], { kind: Kind; n: number }>('SELECT kind, count(*) AS n FROM facets GROUP BY kind')
         .all()
         .map((row) => [row.kind, row.n]),
     );
@@ -271,7 +281,7 @@ export class SearchIndex {
     const filter = filterSql({ ...request, kinds: ['entity'], range: undefined });
     const best = this.db
       .prepare<unknown[], RankedId>(
-        `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts JOIN documents d ON d.id = fts.rowid
+        `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts JOIN facets d ON d.id = fts.rowid
          WHERE fts MATCH ?${filter.sql} ORDER BY score DESC, id LIMIT 1`,
       )
       .get(this.ranking.titleWeight, this.ranking.bodyWeight, titleExpression(clauses), ...filter.params);
@@ -358,7 +368,7 @@ export class SearchIndex {
 
   stats(): IndexStats {
     const kinds = this.db
-      .prepare<[], { kind: Kind; n: number }>('SELECT kind, count(*) AS n FROM documents GROUP BY kind')
+      .prepare<[], { kind: Kind; n: number }>('SELECT kind, count(*) AS n FROM facets GROUP BY kind')
       .all();
     const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
     return {
@@ -413,7 +423,7 @@ export class SearchIndex {
   ): RankedId[] {
     const filter = filterSql(request);
     const statement = this.db.prepare<unknown[], RankedId>(
-      `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts JOIN documents d ON d.id = fts.rowid
+      `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts JOIN facets d ON d.id = fts.rowid
        WHERE fts MATCH ?${filter.sql}`,
     );
     const scores = new Map<number, number>();

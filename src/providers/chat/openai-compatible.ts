@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { UpstreamFailure } from '../router.js';
-import { callUpstream, jsonOf } from '../upstream.js';
+import { jsonOf, postJson } from '../upstream.js';
 import { sseData } from './sse.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from './types.js';
 
@@ -25,19 +25,8 @@ export class OpenAiCompatible implements ChatBackend {
   }
 
   private send(body: ChatRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-    return callUpstream(
-      this.channel,
-      this.url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(this.channel.api_key ? { authorization: `Bearer ${this.channel.api_key}` } : {}),
-        },
-        body: JSON.stringify({ ...body, model: this.channel.model_map[body.model] ?? body.model }),
-      },
-      signal,
-    );
+    const model = this.channel.model_map[body.model] ?? body.model;
+    return postJson(this.channel, this.url, { ...body, model }, signal);
   }
 
   async complete(body: ChatRequest, signal: AbortSignal): Promise<ChatCompletion> {

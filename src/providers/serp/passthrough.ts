@@ -7,7 +7,7 @@
 import { SerpResponse } from '../../contract/serp.js';
 import { checkSchema } from '../../contract/validate.js';
 import { UpstreamFailure } from '../router.js';
-import { callUpstream, jsonOf } from '../upstream.js';
+import { jsonOf, postJson } from '../upstream.js';
 import type { SerpBackend, SerpChannel, SerpQuery, SerpResult } from './types.js';
 
 export class Passthrough implements SerpBackend {
@@ -18,19 +18,7 @@ export class Passthrough implements SerpBackend {
   }
 
   async search(query: SerpQuery, signal: AbortSignal): Promise<SerpResult> {
-    const response = await callUpstream(
-      this.channel,
-      this.url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(this.channel.api_key ? { authorization: `Bearer ${this.channel.api_key}` } : {}),
-        },
-        body: JSON.stringify(query),
-      },
-      signal,
-    );
+    const response = await postJson(this.channel, this.url, query, signal);
     const answer = await jsonOf(this.channel, response);
     const [first] = checkSchema(SerpResponse, answer);
     if (first !== undefined) {
