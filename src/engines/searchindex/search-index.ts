@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { joinCjk, spaceCjk, tokenCount } from './cjk.js';
 import { expansionTerms } from './feedback.js';
-import { filterSql, primaryLanguage } from './filters.js';
+import { filterSql, primaryLanguage, type FacetCount } from './filters.js';
 import { anyExpression, clauseExpression, parseQuery, titleExpression } from './query.js';
 import { recordKey, siteOf } from './records.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
@@ -79,7 +79,7 @@ export class SearchIndex {
   private readonly db: Database.Database;
   private readonly stopStems: ReadonlySet<string>;
   private count: number | undefined;
-  private kinds: Map<Kind, number> | undefined;
+  private profile: (FacetCount & { n: number })[] | undefined;
   private readonly frequencies = new Map<string, number>();
   private version = -1;
   ranking: RankingOptions;
@@ -239,14 +239,26 @@ export class SearchIndex {
 
   /** How many records of `kind` the index holds, kept until the index changes. */
   holds(kind: Kind): number {
+    return this.facets()
+      .filter((f) => f.kind === kind)
+      .reduce((sum, f) => sum + f.n, 0);
+  }
+
+  /** Records by kind, language and country, kept until the index changes. */
+  private facets(): (FacetCount & { n: number })[] {
     this.refresh();
-    this.kinds ??= new Map(
-      this.db
-        .prepare<[], { kind: Kind; n: number }>('SELECT kind, count(*) AS n FROM facets GROUP BY kind')
-        .all()
-        .map((row) => [row.kind, row.n]),
-    );
-    return this.kinds.get(kind) ?? 0;
+    this.profile ??= this.db
+      .prepare<[], FacetCount & { n: number }>(
+        'SELECT kind, language, country, count(*) AS n FROM facets GROUP BY kind, language, country',
+      )
+      .all();
+    return this.profile;
+  }
+
+  /** The request's conditions, and the join to facets they need (none when there are none). */
+  private filter(request: SearchRequest): { join: string; sql: string; params: string[] } {
+    const filter = filterSql(request, this.facets());
+    return { ...filter, join: filter.sql ? ' JOIN facets d ON d.id = fts.rowid' : '' };
   }
 
   /**
@@ -258,7 +270,7 @@ export class SearchIndex {
     if (!changed && version === this.version) return;
     this.version = version;
     this.count = undefined;
-    this.kinds = undefined;
+    this.profile = undefined;
     this.frequencies.clear();
   }
 
@@ -278,10 +290,10 @@ export class SearchIndex {
   entity(request: SearchRequest): SearchHit | undefined {
     const clauses = parseQuery(request.query, request.language);
     if (clauses.length === 0) return undefined;
-    const filter = filterSql({ ...request, kinds: ['entity'], range: undefined });
+    const filter = this.filter({ ...request, kinds: ['entity'], range: undefined });
     const best = this.db
       .prepare<unknown[], RankedId>(
-        `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts JOIN facets d ON d.id = fts.rowid
+        `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts${filter.join}
          WHERE fts MATCH ?${filter.sql} ORDER BY score DESC, id LIMIT 1`,
       )
       .get(this.ranking.titleWeight, this.ranking.bodyWeight, titleExpression(clauses), ...filter.params);
@@ -421,9 +433,9 @@ export class SearchIndex {
     request: SearchRequest,
     ranking: RankingOptions,
   ): RankedId[] {
-    const filter = filterSql(request);
+    const filter = this.filter(request);
     const statement = this.db.prepare<unknown[], RankedId>(
-      `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts JOIN facets d ON d.id = fts.rowid
+      `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts${filter.join}
        WHERE fts MATCH ?${filter.sql}`,
     );
     const scores = new Map<number, number>();
