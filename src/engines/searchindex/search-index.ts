@@ -283,7 +283,9 @@ export class SearchIndex {
     const hits = ranked
       .slice(start, start + number)
       .map((hit, i) => this.hit(hit, start + i + 1, expression));
-    return { total: ranked.length, hits };
+    let scores: Map<number, number> | undefined;
+    const scoreOf = (id: number) => (scores ??= new Map(ranked.map((r) => [r.id, r.score]))).get(id);
+    return { total: ranked.length, hits, scoreOf };
   }
 
   /** The entity whose name holds every query term, best first; undefined when none does. */
@@ -301,27 +303,22 @@ export class SearchIndex {
   }
 
   /**
-   * Other pages of `hit`'s site that also match the query and are not in `shown`, best first:
-   * the site's own pages on the topic. Reads at most 200 pages of one site.
+   * Other pages of `hit`'s site that the same search found and that are not in `shown`, best
+   * first: the site's own pages on the topic. Reads at most 200 pages of one site, and no
+   * postings: the search already scored every match.
    */
-  sitelinks(hit: SearchHit, request: SearchRequest, shown: ReadonlySet<number>, count: number): SearchHit[] {
-    const clauses = parseQuery(request.query, request.language);
-    const ids = this.db
+  sitelinks(hit: SearchHit, result: SearchResult, shown: ReadonlySet<number>, count: number): SearchHit[] {
+    return this.db
       .prepare<[string, number], { id: number }>(
         "SELECT id FROM documents WHERE site = ? AND kind = 'page' AND id != ? LIMIT 200",
       )
       .all(hit.site, hit.id)
-      .map((row) => row.id)
-      .filter((id) => !shown.has(id));
-    if (ids.length === 0 || clauses.length === 0) return [];
-    const matching = this.db
-      .prepare<unknown[], RankedId>(
-        `SELECT rowid AS id, -bm25(fts, ?, ?) AS score FROM fts
-         WHERE fts MATCH ? AND rowid IN (${ids.map(() => '?').join(', ')})
-         ORDER BY score DESC, id LIMIT ?`,
-      )
-      .all(this.ranking.titleWeight, this.ranking.bodyWeight, anyExpression(clauses), ...ids, count);
-    return matching.map((match, i) => this.hit(match, i + 1, ''));
+      .filter((row) => !shown.has(row.id))
+      .map((row) => ({ id: row.id, score: result.scoreOf(row.id) }))
+      .filter((match): match is RankedId => match.score !== undefined)
+      .sort((a, b) => b.score - a.score || a.id - b.id)
+      .slice(0, count)
+      .map((match, i) => this.hit(match, i + 1, ''));
   }
 
   /** Records that a scope searched `query`, for its related searches later. */

@@ -73,6 +73,8 @@ export interface SearchHit {
 export interface SearchResult {
   total: number;
   hits: SearchHit[];
+  /** The score of any document the search found (undefined: it did not match). */
+  scoreOf(id: number): number | undefined;
 }
 
 /** How scores are computed; the defaults are the values tuned on Cranfield's odd queries. */

@@ -9,6 +9,7 @@ import {
   type Kind,
   type SearchHit,
   type SearchRequest,
+  type SearchResult,
 } from '../../engines/searchindex/index.js';
 import { dateRange } from './index-range.js';
 import type { SearchType, SerpBackend, SerpQuery, SerpResult } from './types.js';
@@ -64,9 +65,10 @@ export class LocalIndex implements SerpBackend {
       kinds: KINDS_OF[query.type],
       withImages: query.type === 'images',
     };
-    const { hits } = this.index.search(request);
-    const result = this.shape(query.type, hits, request, scope);
-    if (scope && this.options.rememberQueries && hits.length > 0) this.index.remember(scope, query.query);
+    const found = this.index.search(request);
+    const result = this.shape(query.type, found, request, scope);
+    if (scope && this.options.rememberQueries && found.hits.length > 0)
+      this.index.remember(scope, query.query);
     return Promise.resolve(result);
   }
 
@@ -74,10 +76,11 @@ export class LocalIndex implements SerpBackend {
     this.index.close();
   }
 
-  private shape(type: SearchType, hits: SearchHit[], request: SearchRequest, scope?: string): SerpResult {
+  private shape(type: SearchType, found: SearchResult, request: SearchRequest, scope?: string): SerpResult {
+    const hits = found.hits;
     switch (type) {
       case 'search':
-        return this.web(hits, request, scope);
+        return this.web(found, request, scope);
       case 'news':
         return {
           news: hits.map((hit) =>
@@ -123,14 +126,15 @@ export class LocalIndex implements SerpBackend {
     }
   }
 
-  private web(hits: SearchHit[], request: SearchRequest, scope?: string): SerpResult {
+  private web(found: SearchResult, request: SearchRequest, scope?: string): SerpResult {
+    const hits = found.hits;
     const shown = new Set(hits.map((hit) => hit.id));
     const sites = new Set<string>();
     const organic = hits.map((hit, i) => {
       // A top result lists its site's other pages on the query, once per site.
       const first = i < SITELINKED && !sites.has(hit.site);
       sites.add(hit.site);
-      const sitelinks = first ? this.index.sitelinks(hit, request, shown, SITELINKS) : [];
+      const sitelinks = first ? this.index.sitelinks(hit, found, shown, SITELINKS) : [];
       const attributes = hit.fields.attributes as Record<string, string> | undefined;
       return defined({
         link: hit.link,
