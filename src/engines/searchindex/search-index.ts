@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { joinCjk, spaceCjk, tokenCount } from './cjk.js';
 import { expansionTerms } from './feedback.js';
 import { filterSql, primaryLanguage, type FacetCount } from './filters.js';
-import { anyExpression, clauseExpression, parseQuery, titleExpression } from './query.js';
+import { anyExpression, parseQuery, titleExpression } from './query.js';
 import { recordKey, siteOf } from './records.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { STOP_WORDS } from './stopwords.js';
@@ -71,9 +71,8 @@ export interface IndexStats {
 export class IndexVersionError extends Error {}
 
 /**
- * A full-text index in its own SQLite file. Scores are BM25 summed per query clause, which is
- * what FTS5 computes for an OR query, done one clause at a time so that clauses (original terms,
- * feedback terms) can carry their own weights.
+ * A full-text index in its own SQLite file. Scores are FTS5's BM25 with field weights for the
+ * query's words, then feedback terms scored over the best documents' own term counts.
  */
 export class SearchIndex {
   private readonly db: Database.Database;
@@ -161,11 +160,8 @@ export class SearchIndex {
     const clauses = parseQuery(request.query, request.language);
     if (clauses.length === 0) return [];
     this.refresh();
-    const weighted = clauses.map((clause) => ({
-      expression: clauseExpression(clause),
-      weight: 1 / clauses.length,
-    }));
-    const first = this.score(weighted, request, ranking);
+    // One OR query: bm25() sums its phrases' scores, each clause weighing the same, 1/n.
+    const first = this.score(anyExpression(clauses), 1 / clauses.length, request, ranking);
     if (ranking.feedbackWeight <= 0 || ranking.feedbackDocs <= 0 || first.length === 0) return first;
     return this.feedback(first, ranking);
   }
@@ -426,27 +422,21 @@ export class SearchIndex {
   }
 
   private score(
-    clauses: readonly { expression: string; weight: number }[],
+    expression: string,
+    weight: number,
     request: SearchRequest,
     ranking: RankingOptions,
   ): RankedId[] {
     const filter = this.filter(request);
-    const statement = this.db.prepare<unknown[], RankedId>(
-      `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts${filter.join}
-       WHERE fts MATCH ?${filter.sql}`,
-    );
-    const scores = new Map<number, number>();
-    for (const { expression, weight } of clauses) {
-      for (const hit of statement.all(
-        ranking.titleWeight,
-        ranking.bodyWeight,
-        expression,
-        ...filter.params,
-      )) {
-        scores.set(hit.id, (scores.get(hit.id) ?? 0) + weight * hit.score);
-      }
-    }
-    return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
+    const rows = this.db
+      .prepare<unknown[], [number, number]>(
+        `SELECT fts.rowid, -bm25(fts, ?, ?) FROM fts${filter.join} WHERE fts MATCH ?${filter.sql}`,
+      )
+      .raw(true)
+      .all(ranking.titleWeight, ranking.bodyWeight, expression, ...filter.params);
+    return rows
+      .map(([id, score]) => ({ id, score: weight * score }))
+      .sort((a, b) => b.score - a.score || a.id - b.id);
   }
 
   /**
