@@ -61,6 +61,15 @@ describe('SearchIndex', () => {
     expect(long).toContain('transonic regime');
     expect(long.length).toBeLessThan(300);
     expect(long).not.toContain('<');
+    index.add([doc('n', 'Lines', 'first flutter line\n\n  second   line')]);
+    expect(index.search({ query: 'flutter' }).hits[0]?.snippet).toBe('first flutter line second line');
+    // Each result's snippet is cut from its own text.
+    index.add([doc('m', 'More', `${filler}Where the hypersonic regime begins. ${filler}`)]);
+    const both = index.search({ query: 'regime' }).hits;
+    expect(both.map((hit) => [hit.link, /(\w+sonic) regime/.exec(hit.snippet)?.[1]]).sort()).toEqual([
+      ['l', 'transonic'],
+      ['m', 'hypersonic'],
+    ]);
   });
 
   it('pages stably with positions continuous across pages', () => {

@@ -410,15 +410,19 @@ export class SearchIndex {
     };
   }
 
-  /** Short text whole; long text cut around the query's terms, as plain text. */
+  /** Short text whole; long text cut around the query's terms; plain text on one line. */
   private snippet(id: number, text: string, expression: string): string {
-    if (text.length <= WHOLE_SNIPPET) return text;
+    // One line, as result lists show them: line breaks and runs of spaces become one space.
+    if (text.length <= WHOLE_SNIPPET) return text.replace(/\s+/g, ' ').trim();
+    // A range, not `rowid = ?`: with both bound, SQLite 3.53's FTS5 hands the two values to the
+    // wrong constraints and snippets the first match instead of this document.
     const cut = this.db
-      .prepare<[string, number], { snippet: string }>(
-        `SELECT snippet(fts, 1, '', '', '…', ${SNIPPET_TOKENS}) AS snippet FROM fts WHERE fts MATCH ? AND rowid = ?`,
+      .prepare<[string, number, number], { snippet: string }>(
+        `SELECT snippet(fts, 1, '', '', '…', ${SNIPPET_TOKENS}) AS snippet FROM fts
+         WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?`,
       )
-      .get(expression, id);
-    return joinCjk(cut?.snippet ?? '').trim() || `${text.slice(0, WHOLE_SNIPPET)}…`;
+      .get(expression, id, id);
+    return (joinCjk(cut?.snippet ?? '').trim() || `${text.slice(0, WHOLE_SNIPPET)}…`).replace(/\s+/g, ' ');
   }
 
   private score(
