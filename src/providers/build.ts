@@ -1,7 +1,7 @@
 /**
  * The providers of a server, built from its configuration: each capability with channels gets a
  * router over them and a backend per channel. Search always has a provider: without search
- * channels, the local index serves it.
+ * channels, the local index serves it. Artistic QR codes are rendered locally.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -12,6 +12,7 @@ import { ChatCapability } from './chat/capability.js';
 import { OpenAiCompatible } from './chat/openai-compatible.js';
 import { LocalModel } from './chat/local-model.js';
 import type { ChatBackend } from './chat/types.js';
+import { QrArtCapability } from './qrart/capability.js';
 import { SerpCapability } from './serp/capability.js';
 import { LocalIndex } from './serp/local-index.js';
 import { Passthrough } from './serp/passthrough.js';
@@ -73,7 +74,10 @@ export function providersFrom(config: Config): Providers {
     cooldownAfter: config.routing.cooldown_after,
     cooldownSeconds: config.routing.cooldown_seconds,
   };
-  const capabilities: { chat?: Capability; serp?: Capability } = {};
+  // The QR renderer is local and needs nothing configured.
+  const capabilities: { chat?: Capability; serp?: Capability; qrart?: Capability } = {
+    qrart: new QrArtCapability(),
+  };
   const chat = config.channels.filter((c) => c.capability === 'chat');
   if (chat.length > 0) {
     const backends = new Map(chat.map((c) => [c.name, chatBackend(c)]));

@@ -1,0 +1,218 @@
+/**
+ * An artistic QR code: procedural art (or a given image) with the code drawn into it. Modules
+ * keep the art's colours and move only in luminance, so the code reads as part of the picture
+ * while every decoder still sees dark and light where the symbol has them.
+ */
+import { canvasOf, paintBackground, type Canvas } from './background.js';
+import { inksOf, luminance, paint } from './ink.js';
+import { layoutOf, type AspectRatio, type Layout, type Position } from './layout.js';
+import { encode, rotate, type Ecl, type QrSymbol } from './matrix.js';
+import { paletteOf, type Palette } from './palette.js';
+import { payloadOf, type PayloadType } from './payload.js';
+import { encodePng } from './png.js';
+import { hashOf, pick, seeded, type Random } from './random.js';
+import {
+  DOWN,
+  LEFT,
+  RIGHT,
+  UP,
+  inAlignment,
+  inFinder,
+  inModule,
+  type MarkerShape,
+  type PixelStyle,
+  type SubMarker,
+} from './shapes.js';
+
+export interface QrArtRequest {
+  content: string;
+  type: PayloadType;
+  ecl: Ecl;
+  seed: number;
+  aspectRatio: AspectRatio;
+  pixelStyle?: PixelStyle;
+  markerShape?: MarkerShape | 'random';
+  subMarker?: SubMarker | 'random';
+  rotate?: number;
+  position?: Position;
+  /** Quiet zone as a percentage of the code's side: 0, 5, 10, 15 or 20. */
+  paddingLevel?: number;
+  /** 0 to 1: texture in the quiet zone. */
+  paddingNoise?: number;
+  qrw?: number;
+  steps?: number;
+  prompt?: string;
+  negativePrompt?: string | null;
+  preset?: string;
+  pattern?: string;
+  /** An image to blend the code into, decoded. */
+  image?: Canvas;
+}
+
+export interface QrArt {
+  png: Buffer;
+  width: number;
+  height: number;
+  seed: number;
+  /** What the code encodes. */
+  payload: string;
+}
+
+const MARKERS: readonly MarkerShape[] = ['square', 'circle', 'plus', 'box', 'octagon', 'tiny-plus'];
+const SUB_MARKERS: readonly SubMarker[] = ['square', 'circle', 'box', 'plus'];
+/** 4×4 ordered dither thresholds, for the halftone of a blended image. */
+const BAYER = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map((v) => (v + 0.5) / 16);
+
+/** The image scaled to cover the canvas (cropped, centred), as the art. */
+function cover(canvas: Canvas, image: Canvas): void {
+  const scale = Math.max(canvas.width / image.width, canvas.height / image.height);
+  const ox = (image.width * scale - canvas.width) / 2;
+  const oy = (image.height * scale - canvas.height) / 2;
+  for (let y = 0; y < canvas.height; y += 1) {
+    const sy = Math.min(image.height - 1, Math.floor((y + oy) / scale));
+    for (let x = 0; x < canvas.width; x += 1) {
+      const sx = Math.min(image.width - 1, Math.floor((x + ox) / scale));
+      const s = (sy * image.width + sx) * 4;
+      const o = (y * canvas.width + x) * 4;
+      const alpha = (image.data[s + 3] ?? 255) / 255;
+      // Transparent pixels over white.
+      canvas.data[o] = (image.data[s] ?? 0) * alpha + 255 * (1 - alpha);
+      canvas.data[o + 1] = (image.data[s + 1] ?? 0) * alpha + 255 * (1 - alpha);
+      canvas.data[o + 2] = (image.data[s + 2] ?? 0) * alpha + 255 * (1 - alpha);
+      canvas.data[o + 3] = 255;
+    }
+  }
+}
+
+/** For each module: 0 data or other, 1–3 the finder it belongs to, 4+ its alignment pattern. */
+function rolesOf(symbol: QrSymbol): Int16Array {
+  const n = symbol.size;
+  const roles = new Int16Array(n * n);
+  symbol.finders.forEach(([r0, c0], i) => {
+    for (let r = 0; r < 7; r += 1) for (let c = 0; c < 7; c += 1) roles[(r0 + r) * n + c0 + c] = 1 + i;
+  });
+  symbol.alignments.forEach(([r0, c0], i) => {
+    for (let r = 0; r < 5; r += 1) for (let c = 0; c < 5; c += 1) roles[(r0 + r) * n + c0 + c] = 4 + i;
+  });
+  return roles;
+}
+
+interface Drawing {
+  symbol: QrSymbol;
+  layout: Layout;
+  palette: Palette;
+  style: PixelStyle;
+  finders: MarkerShape[];
+  alignments: SubMarker[];
+  noise: number;
+  qrw: number;
+  halftone: boolean;
+  random: Random;
+}
+
+function drawCode(canvas: Canvas, d: Drawing): void {
+  const { symbol, layout, palette } = d;
+  const n = symbol.size;
+  const roles = rolesOf(symbol);
+  const inks = inksOf(d.qrw);
+  const dark = (r: number, c: number) => r >= 0 && c >= 0 && r < n && c < n && symbol.dark[r * n + c] === 1;
+  const neighbours = new Uint8Array(n * n);
+  for (let r = 0; r < n; r += 1)
+    for (let c = 0; c < n; c += 1)
+      neighbours[r * n + c] =
+        (dark(r - 1, c) ? UP : 0) |
+        (dark(r + 1, c) ? DOWN : 0) |
+        (dark(r, c - 1) ? LEFT : 0) |
+        (dark(r, c + 1) ? RIGHT : 0);
+  // With an image, only the middle of each data module carries the code; qrw widens it.
+  const core = 0.34 + 0.26 * Math.min(1, Math.max(0, (d.qrw - 1.5) / 1.5));
+  const side = layout.module * (n + 2 * layout.quiet);
+  const data = canvas.data;
+  for (let py = 0; py < side; py += 1) {
+    const y = layout.y + py;
+    const my = (py + 0.5) / layout.module - layout.quiet;
+    const r = Math.floor(my);
+    const v = my - r;
+    for (let px = 0; px < side; px += 1) {
+      const x = layout.x + px;
+      const o = (y * canvas.width + x) * 4;
+      const cr = data[o] ?? 0;
+      const cg = data[o + 1] ?? 0;
+      const cb = data[o + 2] ?? 0;
+      const mx = (px + 0.5) / layout.module - layout.quiet;
+      const c = Math.floor(mx);
+      const u = mx - c;
+      if (r < 0 || c < 0 || r >= n || c >= n) {
+        // Quiet zone: light, with texture that never darkens it past the light ink's level.
+        const jitter = d.noise > 0 ? d.noise * 0.1 * d.random() : 0;
+        paint(data, o, cr, cg, cb, palette.paper, 0.5 + d.noise * 0.2, inks.light - jitter);
+        continue;
+      }
+      const role = roles[r * n + c] ?? 0;
+      let ink: boolean;
+      if (role >= 1 && role <= 3) {
+        const [fr, fc] = symbol.finders[role - 1] ?? [0, 0];
+        ink = inFinder(d.finders[role - 1] ?? 'square', c - fc + u, r - fr + v);
+      } else if (role >= 4) {
+        const [ar, ac] = symbol.alignments[role - 4] ?? [0, 0];
+        ink = inAlignment(d.alignments[role - 4] ?? 'square', c - ac + u, r - ar + v);
+      } else if (
+        d.halftone &&
+        symbol.fixed[r * n + c] !== 1 &&
+        (Math.abs(u - 0.5) > core / 2 || Math.abs(v - 0.5) > core / 2)
+      ) {
+        // Outside the core the image shows, dithered to dark and light.
+        ink = luminance(cr, cg, cb) < (BAYER[(y % 4) * 4 + (x % 4)] ?? 0.5);
+      } else {
+        ink = dark(r, c) && (d.halftone ? true : inModule(d.style, u, v, neighbours[r * n + c] ?? 0));
+      }
+      if (ink) paint(data, o, cr, cg, cb, palette.ink, 0.45, inks.dark);
+      else paint(data, o, cr, cg, cb, palette.paper, 0.55, inks.light);
+    }
+  }
+}
+
+/** Module shapes need room: below this many pixels a module is drawn square. */
+const SHAPED_FROM = 4;
+
+export function renderQrArt(request: QrArtRequest): QrArt {
+  const payload = payloadOf(request.type, request.content);
+  const symbol = rotate(encode(payload, request.ecl), request.rotate ?? 0);
+  const layout = layoutOf(
+    symbol.size,
+    request.aspectRatio,
+    request.position ?? 'center',
+    request.paddingLevel ?? 0,
+  );
+  const random = seeded(hashOf(payload, request.seed));
+  const palette = paletteOf({
+    prompt: request.prompt,
+    negativePrompt: request.negativePrompt,
+    preset: request.preset,
+    pattern: request.pattern,
+    seed: request.seed,
+  });
+  const canvas = canvasOf(layout.width, layout.height);
+  // steps 10–20 → 2–5 octaves of detail in the art.
+  const detail = 2 + Math.floor(((request.steps ?? 15) - 10) / 3);
+  if (request.image) cover(canvas, request.image);
+  else paintBackground(canvas, palette, random, detail);
+  const choose = <T>(value: T | 'random' | undefined, all: readonly T[], fallback: T) =>
+    value === 'random' ? pick(random, all) : (value ?? fallback);
+  const shaped = layout.module >= SHAPED_FROM;
+  drawCode(canvas, {
+    symbol,
+    layout,
+    palette,
+    style: shaped ? (request.pixelStyle ?? 'square') : 'square',
+    finders: symbol.finders.map(() => (shaped ? choose(request.markerShape, MARKERS, 'square') : 'square')),
+    alignments: symbol.alignments.map(() =>
+      shaped ? choose(request.subMarker, SUB_MARKERS, 'square') : 'square',
+    ),
+    noise: request.paddingNoise ?? 0,
+    qrw: request.qrw ?? 2.25,
+    halftone: request.image !== undefined,
+    random,
+  });
+  return { png: encodePng(canvas), width: layout.width, height: layout.height, seed: request.seed, payload };
+}
