@@ -34,6 +34,9 @@ export function paint(
   const mg = g + (lean[1] - g) * amount;
   const mb = b + (lean[2] - b) * amount;
   const y = luminance(mr, mg, mb);
+  // Ink only ever moves away from the middle: a light module over brighter art stays as bright
+  // as the art (a quiet zone darker than its surroundings reads as a frame of dark modules).
+  target = target >= 0.5 ? Math.max(target, y) : Math.min(target, y);
   if (y > target) {
     const scale = y > 0 ? target / y : 0;
     out[o] = mr * scale;

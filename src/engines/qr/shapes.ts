@@ -92,9 +92,9 @@ export function inFinder(shape: MarkerShape, x: number, y: number): boolean {
     case 'plus':
       // Corners cut on the diagonal, the centre's more than the ring's: a plus, still solid
       // enough along the diagonals for decoders that check them.
-      return (squareRing && dx + dy <= 6.2) || (square <= 1.5 && dx + dy <= 2.7);
+      return (squareRing && dx + dy <= 6.2) || (square <= 1.5 && dx + dy <= 2.85);
     case 'tiny-plus':
-      return squareRing || (square <= 1.5 && !(dx > 1.25 && dy > 1.25));
+      return squareRing || (square <= 1.5 && !(dx > 1.35 && dy > 1.35));
   }
 }
 
