@@ -4,6 +4,7 @@
  * channels, the local index serves it. Artistic QR codes are rendered locally.
  */
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { Config } from '../config/index.js';
 import { SearchIndex } from '../engines/searchindex/index.js';
@@ -74,9 +75,9 @@ export function providersFrom(config: Config): Providers {
     cooldownAfter: config.routing.cooldown_after,
     cooldownSeconds: config.routing.cooldown_seconds,
   };
-  // The QR renderer is local and needs nothing configured.
   const capabilities: { chat?: Capability; serp?: Capability; qrart?: Capability } = {
-    qrart: new QrArtCapability(),
+    // The QR renderer is local and needs nothing configured: one render per core at a time.
+    qrart: new QrArtCapability(availableParallelism()),
   };
   const chat = config.channels.filter((c) => c.capability === 'chat');
   if (chat.length > 0) {

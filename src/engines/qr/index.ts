@@ -5,3 +5,4 @@ export { TooDense, CANVAS_SIZES, type AspectRatio, type Position } from './layou
 export { PRESETS, PATTERNS } from './palette.js';
 export type { PixelStyle, MarkerShape, SubMarker } from './shapes.js';
 export type { PayloadType } from './payload.js';
+export { RenderPool } from './pool.js';

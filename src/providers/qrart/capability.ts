@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import {
   decodeImage,
-  renderQrArt,
+  RenderPool,
   TooDense,
   UnreadableImage,
   type AspectRatio,
@@ -42,13 +42,24 @@ async function contentImage(job: Job) {
 }
 
 export class QrArtCapability implements Capability {
+  private readonly pool: RenderPool;
+
+  /** `workers`: renders at a time, each on its own thread. */
+  constructor(workers: number) {
+    this.pool = new RenderPool(workers);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
   async run(job: Job): Promise<unknown> {
     const input = job.input;
     const seed = number(input.seed) ?? randomInt(1, NEW_SEED_MAX);
     const image = await contentImage(job);
     let art;
     try {
-      art = renderQrArt({
+      art = await this.pool.render({
         content: String(input.content),
         type: (text(input.type) ?? 'text') as PayloadType,
         ecl: (text(input.ecl) ?? 'H') as 'L' | 'M' | 'Q' | 'H',
