@@ -188,5 +188,9 @@ describe('QR art renderer', () => {
         paddingLevel: 20,
       }),
     ).toThrow(TooDense);
+    // Content within the contract's limit, tipped over it by the scheme the type adds.
+    expect(() =>
+      renderQrArt({ ...base, type: 'email', content: `${'a'.repeat(1260)}@example.com`, ecl: 'H' }),
+    ).toThrow(/^1279 bytes with the type's prefix are more than a QR code holds at ecl H \(1273\)$/);
   });
 });

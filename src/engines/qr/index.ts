@@ -1,5 +1,5 @@
 /** The artistic QR code renderer: a payload, a style, a seed → a PNG that decoders read. */
-export { renderQrArt, type QrArt, type QrArtRequest } from './render.js';
+export { renderQrArt, Unscannable, type QrArt, type QrArtRequest } from './render.js';
 export { decodeImage, UnreadableImage } from './png.js';
 export { TooDense, CANVAS_SIZES, type AspectRatio, type Position } from './layout.js';
 export { PRESETS, PATTERNS } from './palette.js';

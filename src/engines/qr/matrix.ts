@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import QRCode from 'qrcode';
+import { TooDense } from './layout.js';
 
 const require = createRequire(import.meta.url);
 // The package computes alignment centres per version but exports them only from this module.
@@ -13,6 +14,9 @@ const alignment = require('qrcode/lib/core/alignment-pattern') as {
 };
 
 export type Ecl = 'L' | 'M' | 'Q' | 'H';
+
+/** Bytes of a version-40 symbol in byte mode, the most any QR code holds. */
+const CAPACITY: Readonly<Record<Ecl, number>> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
 
 export interface QrSymbol {
   size: number;
@@ -28,6 +32,13 @@ export interface QrSymbol {
 }
 
 export function encode(payload: string, ecl: Ecl): QrSymbol {
+  const bytes = Buffer.byteLength(payload);
+  if (bytes > CAPACITY[ecl]) {
+    // The contract counts the content; a scheme the type adds (mailto:, tel:) can tip it over.
+    throw new TooDense(
+      `${bytes} bytes with the type's prefix are more than a QR code holds at ecl ${ecl} (${CAPACITY[ecl]})`,
+    );
+  }
   const qr = QRCode.create(payload, { errorCorrectionLevel: ecl });
   const size = qr.modules.size;
   const last = size - 7;

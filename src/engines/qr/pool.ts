@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { TooDense } from './layout.js';
-import type { QrArt, QrArtRequest } from './render.js';
+import { Unscannable, type QrArt, type QrArtRequest } from './render.js';
 
 interface Pending {
   id: number;
@@ -16,12 +16,19 @@ interface Pending {
 
 type Reply =
   | { id: number; art: Omit<QrArt, 'png'> & { png: Uint8Array } }
-  | { id: number; error: { tooDense: boolean; message: string } };
+  | { id: number; error: { kind: 'too-dense' | 'unscannable' | 'other'; message: string } };
 
 /** The worker's script: compiled next to this module, or its source loader from source. */
 function workerUrl(): URL {
   const fromSource = import.meta.url.endsWith('.ts');
   return new URL(fromSource ? './render-worker-source.mjs' : './render-worker.js', import.meta.url);
+}
+
+/** An error of the worker as the class it had there, which callers tell apart. */
+function rebuilt(kind: 'too-dense' | 'unscannable' | 'other', message: string): Error {
+  if (kind === 'too-dense') return new TooDense(message);
+  if (kind === 'unscannable') return new Unscannable(message);
+  return new Error(message);
 }
 
 export class RenderPool {
@@ -68,10 +75,7 @@ export class RenderPool {
       worker.unref();
       if (job) {
         if ('art' in reply) job.resolve({ ...reply.art, png: Buffer.from(reply.art.png) });
-        else
-          job.reject(
-            reply.error.tooDense ? new TooDense(reply.error.message) : new Error(reply.error.message),
-          );
+        else job.reject(rebuilt(reply.error.kind, reply.error.message));
       }
       this.dispatch();
     });

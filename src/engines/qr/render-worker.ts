@@ -1,7 +1,7 @@
 /** A worker thread that renders: the pool sends requests, the PNG comes back transferred. */
 import { parentPort } from 'node:worker_threads';
 import { TooDense } from './layout.js';
-import { renderQrArt, type QrArtRequest } from './render.js';
+import { renderQrArt, Unscannable, type QrArtRequest } from './render.js';
 
 parentPort?.on('message', ({ id, request }: { id: number; request: QrArtRequest }) => {
   try {
@@ -10,6 +10,8 @@ parentPort?.on('message', ({ id, request }: { id: number; request: QrArtRequest 
     parentPort?.postMessage({ id, art: { ...art, png } }, [png.buffer]);
   } catch (error) {
     const message = (error as Error).message;
-    parentPort?.postMessage({ id, error: { tooDense: error instanceof TooDense, message } });
+    const kind =
+      error instanceof TooDense ? 'too-dense' : error instanceof Unscannable ? 'unscannable' : 'other';
+    parentPort?.postMessage({ id, error: { kind, message } });
   }
 });

@@ -10,6 +10,7 @@ import { encode, rotate, type Ecl, type QrSymbol } from './matrix.js';
 import { paletteOf, type Palette } from './palette.js';
 import { payloadOf, type PayloadType } from './payload.js';
 import { encodePng } from './png.js';
+import jsQRModule from 'jsqr';
 import { hashOf, pick, seeded, type Random } from './random.js';
 import {
   DOWN,
@@ -60,6 +61,10 @@ export interface QrArt {
 
 const MARKERS: readonly MarkerShape[] = ['square', 'circle', 'plus', 'box', 'octagon', 'tiny-plus'];
 const SUB_MARKERS: readonly SubMarker[] = ['square', 'circle', 'box', 'plus'];
+// A CommonJS module whose typings declare an ES default export: the function is the module.
+type JsQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR = ((jsQRModule as unknown as { default?: JsQr }).default ?? jsQRModule) as unknown as JsQr;
+
 /** 4×4 ordered dither thresholds, for the halftone of a blended image. */
 const BAYER = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map((v) => (v + 0.5) / 16);
 
@@ -125,7 +130,7 @@ function drawCode(canvas: Canvas, d: Drawing): void {
         (dark(r, c - 1) ? LEFT : 0) |
         (dark(r, c + 1) ? RIGHT : 0);
   // With an image, only the middle of each data module carries the code; qrw widens it.
-  const core = 0.34 + 0.26 * Math.min(1, Math.max(0, (d.qrw - 1.5) / 1.5));
+  const core = 0.42 + 0.2 * Math.min(1, Math.max(0, (d.qrw - 1.5) / 1.5));
   const side = layout.module * (n + 2 * layout.quiet);
   const data = canvas.data;
   for (let py = 0; py < side; py += 1) {
@@ -175,15 +180,44 @@ function drawCode(canvas: Canvas, d: Drawing): void {
 /** Module shapes need room: below this many pixels a module is drawn square. */
 const SHAPED_FROM = 4;
 
-export function renderQrArt(request: QrArtRequest): QrArt {
-  const payload = payloadOf(request.type, request.content);
-  const symbol = rotate(encode(payload, request.ecl), request.rotate ?? 0);
+/**
+ * How hard a render leans toward scanning. The request's own settings come first; when the
+ * result does not read back, the next attempt raises contrast, calms the quiet zone and, last,
+ * draws plain square markers and modules.
+ */
+interface Firmness {
+  qrwAtLeast: number;
+  noiseScale: number;
+  plain: boolean;
+}
+
+const ATTEMPTS: readonly Firmness[] = [
+  { qrwAtLeast: 0, noiseScale: 1, plain: false },
+  { qrwAtLeast: 2.5, noiseScale: 0.5, plain: false },
+  { qrwAtLeast: 3, noiseScale: 0, plain: true },
+];
+
+export class Unscannable extends Error {}
+
+/** The canvas read back by a decoder, as a phone would: the payload, or nothing. */
+function readsBack(canvas: Canvas, payload: string): boolean {
+  const data = new Uint8ClampedArray(canvas.data.buffer, canvas.data.byteOffset, canvas.data.byteLength);
+  return jsQR(data, canvas.width, canvas.height)?.data === payload;
+}
+
+function draw(
+  request: QrArtRequest,
+  symbol: QrSymbol,
+  payload: string,
+  firm: Firmness,
+): { canvas: Canvas; layout: Layout } {
   const layout = layoutOf(
     symbol.size,
     request.aspectRatio,
     request.position ?? 'center',
     request.paddingLevel ?? 0,
   );
+  // Every attempt starts from the same seed: the art is the same, only the code firmer.
   const random = seeded(hashOf(payload, request.seed));
   const palette = paletteOf({
     prompt: request.prompt,
@@ -199,20 +233,42 @@ export function renderQrArt(request: QrArtRequest): QrArt {
   else paintBackground(canvas, palette, random, detail);
   const choose = <T>(value: T | 'random' | undefined, all: readonly T[], fallback: T) =>
     value === 'random' ? pick(random, all) : (value ?? fallback);
-  const shaped = layout.module >= SHAPED_FROM;
+  // Shapes need room, and a blended image is busy enough around markers: both get squares.
+  const shaped = layout.module >= SHAPED_FROM && !firm.plain;
+  const markers = shaped && request.image === undefined;
   drawCode(canvas, {
     symbol,
     layout,
     palette,
     style: shaped ? (request.pixelStyle ?? 'square') : 'square',
-    finders: symbol.finders.map(() => (shaped ? choose(request.markerShape, MARKERS, 'square') : 'square')),
+    finders: symbol.finders.map(() => (markers ? choose(request.markerShape, MARKERS, 'square') : 'square')),
     alignments: symbol.alignments.map(() =>
-      shaped ? choose(request.subMarker, SUB_MARKERS, 'square') : 'square',
+      markers ? choose(request.subMarker, SUB_MARKERS, 'square') : 'square',
     ),
-    noise: request.paddingNoise ?? 0,
-    qrw: request.qrw ?? 2.25,
+    noise: (request.paddingNoise ?? 0) * firm.noiseScale,
+    qrw: Math.max(request.qrw ?? 2.25, firm.qrwAtLeast),
     halftone: request.image !== undefined,
     random,
   });
-  return { png: encodePng(canvas), width: layout.width, height: layout.height, seed: request.seed, payload };
+  return { canvas, layout };
+}
+
+export function renderQrArt(request: QrArtRequest): QrArt {
+  const payload = payloadOf(request.type, request.content);
+  const symbol = rotate(encode(payload, request.ecl), request.rotate ?? 0);
+  for (const firm of ATTEMPTS) {
+    const { canvas, layout } = draw(request, symbol, payload, firm);
+    if (readsBack(canvas, payload)) {
+      return {
+        png: encodePng(canvas),
+        width: layout.width,
+        height: layout.height,
+        seed: request.seed,
+        payload,
+      };
+    }
+  }
+  throw new Unscannable(
+    `no rendering of this request read back as its content after ${ATTEMPTS.length} attempts`,
+  );
 }

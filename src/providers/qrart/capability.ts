@@ -9,6 +9,7 @@ import {
   RenderPool,
   TooDense,
   UnreadableImage,
+  Unscannable,
   type AspectRatio,
   type MarkerShape,
   type PayloadType,
@@ -16,7 +17,7 @@ import {
   type Position,
   type SubMarker,
 } from '../../engines/qr/index.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, ServiceError } from '../../errors.js';
 import type { Capability, Job } from '../index.js';
 
 /** Content images: what the renderer decodes at most. */
@@ -82,6 +83,7 @@ export class QrArtCapability implements Capability {
       });
     } catch (error) {
       if (error instanceof TooDense) throw badRequest([{ field: 'content', rule: error.message }]);
+      if (error instanceof Unscannable) throw new ServiceError('api_error', error.message);
       throw error;
     }
     const imageUrl = await job.saveFile(art.png, 'png');
