@@ -11,7 +11,7 @@ import {
   type SearchRequest,
   type SearchResult,
 } from '../../engines/searchindex/index.js';
-import { dateRange } from './index-range.js';
+import { dateRange } from './range.js';
 import type { SearchType, SerpBackend, SerpQuery, SerpResult } from './types.js';
 
 const KINDS_OF: Readonly<Record<SearchType, readonly Kind[]>> = {

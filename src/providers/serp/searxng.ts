@@ -13,15 +13,13 @@
  */
 import { UpstreamFailure } from '../router.js';
 import { callUpstream, jsonOf } from '../upstream.js';
-import { instantOf, parseRange, spanOf, type Recent, type SearchRange } from './channel-range.js';
+import { instantOf, parseRange, RECENT_MS, spanOf, type Recent, type SearchRange } from './range.js';
 import { collectorFor, knowledgeGraphOf, relatedSearchesOf } from './searxng-results.js';
 import { compact, listOf, objectOf, textOf, type Json } from './shape.js';
 import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from './types.js';
 
 /** Pages of SearXNG fetched for one search at most: about the first hundred results. */
 export const MAX_UPSTREAM_PAGES = 5;
-
-const HOUR_MS = 3_600_000;
 
 const CATEGORIES: Record<SearchType, string> = {
   search: 'general',
@@ -43,7 +41,7 @@ function dateOf(result: Json): number | undefined {
 function admitted(range: SearchRange | undefined, now: number): (result: Json) => boolean {
   if (range === undefined || ('recent' in range && range.recent !== 'h')) return () => true;
   // The last hour: results without a date cannot be judged and stay.
-  if ('recent' in range) return (result) => (dateOf(result) ?? now) >= now - HOUR_MS;
+  if ('recent' in range) return (result) => (dateOf(result) ?? now) >= now - RECENT_MS.h;
   const { start, end } = spanOf(range);
   return (result) => {
     const at = dateOf(result);

@@ -6,7 +6,7 @@
  */
 import { UpstreamFailure } from '../router.js';
 import { callUpstream, jsonOf } from '../upstream.js';
-import { parseRange, type SearchRange } from './channel-range.js';
+import { parseRange, type SearchRange } from './range.js';
 import {
   compact,
   integerOf,

@@ -1,7 +1,8 @@
 /**
- * The `range` of a search as upstream channels need it: a recent period (`h` … `y`, also written
- * `qdr:h` …) or a span of calendar days, both ends included, in UTC. Each channel translates it
- * into its upstream's terms and, where the upstream cannot express it, filters on result dates.
+ * The `range` of a search: a recent period (`h` … `y`, also written `qdr:h` …) or a span of
+ * calendar days, both ends included, in UTC. Each channel translates it into its upstream's terms
+ * and, where the upstream cannot express it, filters on result dates; the local index compares
+ * it with its records' dates.
  */
 export type Recent = 'h' | 'd' | 'w' | 'm' | 'y';
 
@@ -10,6 +11,15 @@ export type SearchRange = { recent: Recent } | { from: string; to: string };
 const RECENT = /^(?:qdr:)?([hdwmy])$/;
 const DAYS = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 const DAY_MS = 86_400_000;
+
+/** How far back each recent period reaches. */
+export const RECENT_MS: Readonly<Record<Recent, number>> = {
+  h: 3_600_000,
+  d: DAY_MS,
+  w: 7 * DAY_MS,
+  m: 31 * DAY_MS,
+  y: 366 * DAY_MS,
+};
 
 export function parseRange(range: string | undefined): SearchRange | undefined {
   if (range === undefined) return undefined;
@@ -31,4 +41,15 @@ export function instantOf(text: string): number | undefined {
   const zoneless = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
   const ms = Date.parse(zoneless ? `${text}Z` : text);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The range as dates the local index compares its records' ISO dates with. */
+export function dateRange(
+  range: string | undefined,
+  now = Date.now(),
+): { from?: string; to?: string } | undefined {
+  const parsed = parseRange(range);
+  if (!parsed) return undefined;
+  if ('recent' in parsed) return { from: new Date(now - RECENT_MS[parsed.recent]).toISOString() };
+  return parsed;
 }
