@@ -3,8 +3,9 @@
 
 SHELL := /bin/bash
 PORT ?= 8080
-# Toolchain for the native modules (better-sqlite3 compiles with node-gyp).
-DEB_PACKAGES := python3 make g++
+# Toolchain for the native modules (better-sqlite3 compiles with node-gyp); zbarimg, a third QR
+# decoder the tests read artistic codes with.
+DEB_PACKAGES := python3 make g++ zbar-tools
 STAMP := node_modules/.installed
 
 .PHONY: setup debian deps build run test lint typecheck services bench clean

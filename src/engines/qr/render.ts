@@ -65,9 +65,6 @@ const SUB_MARKERS: readonly SubMarker[] = ['square', 'circle', 'box', 'plus'];
 type JsQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
 const jsQR = ((jsQRModule as unknown as { default?: JsQr }).default ?? jsQRModule) as unknown as JsQr;
 
-/** 4×4 ordered dither thresholds, for the halftone of a blended image. */
-const BAYER = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map((v) => (v + 0.5) / 16);
-
 /** The image scaled to cover the canvas (cropped, centred), as the art. */
 function cover(canvas: Canvas, image: Canvas): void {
   const scale = Math.max(canvas.width / image.width, canvas.height / image.height);
@@ -166,8 +163,12 @@ function drawCode(canvas: Canvas, d: Drawing): void {
         symbol.fixed[r * n + c] !== 1 &&
         (Math.abs(u - 0.5) > core / 2 || Math.abs(v - 0.5) > core / 2)
       ) {
-        // Outside the core the image shows, dithered to dark and light.
-        ink = luminance(cr, cg, cb) < (BAYER[(y % 4) * 4 + (x % 4)] ?? 0.5);
+        // Outside the core the image shows in continuous tone, its luminance kept within the
+        // half of the range on the module's side, so each module still averages dark or light.
+        const tone = luminance(cr, cg, cb);
+        const target = dark(r, c) ? inks.dark + (0.5 - inks.dark) * tone : 0.5 + (inks.light - 0.5) * tone;
+        paint(data, o, cr, cg, cb, dark(r, c) ? palette.ink : palette.paper, 0, target);
+        continue;
       } else {
         ink = dark(r, c) && (d.halftone ? true : inModule(d.style, u, v, neighbours[r * n + c] ?? 0));
       }
