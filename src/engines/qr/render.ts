@@ -163,10 +163,10 @@ function drawCode(canvas: Canvas, d: Drawing): void {
         symbol.fixed[r * n + c] !== 1 &&
         (Math.abs(u - 0.5) > core / 2 || Math.abs(v - 0.5) > core / 2)
       ) {
-        // Outside the core the image shows in continuous tone, its luminance kept within the
-        // half of the range on the module's side, so each module still averages dark or light.
+        // Outside the core the image shows in continuous tone, its luminance kept on the module's
+        // side of the middle with a margin, so each module still averages clearly dark or light.
         const tone = luminance(cr, cg, cb);
-        const target = dark(r, c) ? inks.dark + (0.5 - inks.dark) * tone : 0.5 + (inks.light - 0.5) * tone;
+        const target = dark(r, c) ? inks.dark + (0.45 - inks.dark) * tone : 0.55 + (inks.light - 0.55) * tone;
         paint(data, o, cr, cg, cb, dark(r, c) ? palette.ink : palette.paper, 0, target);
         continue;
       } else {
@@ -177,6 +177,9 @@ function drawCode(canvas: Canvas, d: Drawing): void {
     }
   }
 }
+
+/** The least contrast a code over a content image is drawn with. */
+const BLENDED_QRW = 1.75;
 
 /** Module shapes need room: below this many pixels a module is drawn square. */
 const SHAPED_FROM = 4;
@@ -247,7 +250,8 @@ function draw(
       markers ? choose(request.subMarker, SUB_MARKERS, 'square') : 'square',
     ),
     noise: (request.paddingNoise ?? 0) * firm.noiseScale,
-    qrw: Math.max(request.qrw ?? 2.25, firm.qrwAtLeast),
+    // Over an arbitrary image, the lowest contrasts lost codes to scanline decoders (zbar).
+    qrw: Math.max(request.qrw ?? 2.25, firm.qrwAtLeast, request.image ? BLENDED_QRW : 0),
     halftone: request.image !== undefined,
     random,
   });

@@ -76,7 +76,9 @@ export function inFinder(shape: MarkerShape, x: number, y: number): boolean {
     case 'square':
       return squareRing || square <= 1.5;
     case 'circle': {
-      const d = Math.hypot(dx, dy);
+      // Round to the eye, a little squarer than a circle (a superellipse of power 3): more rows
+      // either side of the middle keep the proportions that scanline decoders count.
+      const d = Math.cbrt(dx ** 3 + dy ** 3);
       return (d >= 2.5 && d <= 3.5) || d <= 1.5;
     }
     case 'octagon': {
