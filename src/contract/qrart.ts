@@ -20,6 +20,28 @@ import type { Operation, Rule } from './types.js';
 
 export const QR_TYPES = ['link', 'text', 'email', 'phone', 'sms'] as const;
 export const QR_ECLS = ['L', 'M', 'Q', 'H'] as const;
+export const QR_PIXEL_STYLES = ['square', 'rounded', 'dot', 'squircle', 'row', 'column'] as const;
+export const QR_MARKER_SHAPES = [
+  'square',
+  'circle',
+  'plus',
+  'box',
+  'octagon',
+  'random',
+  'tiny-plus',
+] as const;
+export const QR_SUB_MARKERS = ['square', 'circle', 'box', 'random', 'plus'] as const;
+export const QR_POSITIONS = [
+  'center',
+  'top',
+  'right',
+  'bottom',
+  'left',
+  'top-left',
+  'top-right',
+  'bottom-left',
+  'bottom-right',
+] as const;
 type Ecl = (typeof QR_ECLS)[number];
 
 /** Byte-mode capacity of a version-40 symbol, the largest QR code, at each correction level. */
@@ -49,37 +71,22 @@ export const qrGenerationMembers = {
   ),
   ecl: Type.Optional(StringEnum(QR_ECLS, { description: 'Error correction level (default H)' })),
   pixel_style: Type.Optional(
-    StringEnum(['square', 'rounded', 'dot', 'squircle', 'row', 'column'] as const, {
+    StringEnum(QR_PIXEL_STYLES, {
       description: 'Module shape',
     }),
   ),
   marker_shape: Type.Optional(
-    StringEnum(['square', 'circle', 'plus', 'box', 'octagon', 'random', 'tiny-plus'] as const, {
+    StringEnum(QR_MARKER_SHAPES, {
       description: 'Shape of the finder markers',
     }),
   ),
   sub_marker: Type.Optional(
-    StringEnum(['square', 'circle', 'box', 'random', 'plus'] as const, {
+    StringEnum(QR_SUB_MARKERS, {
       description: 'Shape of the inner markers',
     }),
   ),
   rotate: Type.Optional(StringEnum(['0', '90', '180', '270'] as const, { description: 'Rotation, degrees' })),
-  position: Type.Optional(
-    StringEnum(
-      [
-        'center',
-        'top',
-        'right',
-        'bottom',
-        'left',
-        'top-left',
-        'top-right',
-        'bottom-left',
-        'bottom-right',
-      ] as const,
-      { description: 'Where the code sits in the image' },
-    ),
-  ),
+  position: Type.Optional(StringEnum(QR_POSITIONS, { description: 'Where the code sits in the image' })),
   aspect_ratio: Type.Optional(
     StringEnum(['1:1', '16:9', '9:16', '4:3', '3:4'] as const, {
       description: 'Image shape (default 1:1): 768×768, 1008×576, 576×1008, 864×672, 672×864',

@@ -5,6 +5,7 @@
  * a synthetic content image. Also an oracle for TooDense that does not run the renderer: the
  * symbol size from the `qrcode` package and the layout rule of layout.ts.
  */
+import { QR_MARKER_SHAPES, QR_PIXEL_STYLES, QR_POSITIONS, QR_SUB_MARKERS } from '../../src/contract/qrart.js';
 import QRCode from 'qrcode';
 import { QR_CAPACITY } from '../../src/contract/qrart.js';
 import {
@@ -28,20 +29,11 @@ export interface SweepCase {
 
 const TYPES: readonly PayloadType[] = ['link', 'text', 'email', 'phone', 'sms'];
 const ECLS = ['L', 'M', 'Q', 'H'] as const;
-const STYLES = ['square', 'rounded', 'dot', 'squircle', 'row', 'column'] as const;
-const MARKERS = ['square', 'circle', 'plus', 'box', 'octagon', 'random', 'tiny-plus'] as const;
-const SUBS = ['square', 'circle', 'box', 'random', 'plus'] as const;
-const POSITIONS = [
-  'center',
-  'top',
-  'right',
-  'bottom',
-  'left',
-  'top-left',
-  'top-right',
-  'bottom-left',
-  'bottom-right',
-] as const;
+// The value domains of the contract itself, so that the sweep covers exactly what clients send.
+const STYLES = QR_PIXEL_STYLES;
+const MARKERS = QR_MARKER_SHAPES;
+const SUBS = QR_SUB_MARKERS;
+const POSITIONS = QR_POSITIONS;
 const ASPECTS = Object.keys(CANVAS_SIZES) as (keyof typeof CANVAS_SIZES)[];
 const PADDINGS = [0, 5, 10, 15, 20];
 const NOISES = [0, 0.25, 0.5, 0.75, 1];
