@@ -3,7 +3,7 @@
  * palette's colours. `detail` (from `steps`) is how many octaves of noise refine the field.
  */
 import type { Palette, Rgb } from './palette.js';
-import type { Random } from './random.js';
+import type { Random } from '../random.js';
 
 export interface Canvas {
   width: number;

@@ -3,7 +3,7 @@
  * colour words in the prompt pull hues toward them; colour words in the negative prompt push
  * hues away; the seed varies the rest. Everything is computed, nothing is looked up online.
  */
-import { hashOf, pick, seeded, type Random } from './random.js';
+import { hashOf, pick, seeded, type Random } from '../random.js';
 
 export type Rgb = [number, number, number];
 export type Pattern = 'gradient' | 'noise' | 'stripes' | 'rings' | 'cells' | 'waves' | 'plain';

@@ -11,7 +11,7 @@ import { paletteOf, type Palette } from './palette.js';
 import { payloadOf, type PayloadType } from './payload.js';
 import { encodePng } from './png.js';
 import jsQRModule from 'jsqr';
-import { hashOf, pick, seeded, type Random } from './random.js';
+import { hashOf, pick, seeded, type Random } from '../random.js';
 import {
   DOWN,
   LEFT,

@@ -1,6 +1,6 @@
 /**
- * A seeded generator (mulberry32): the same seed and inputs give the same image on every
- * machine, which is what `seed` promises.
+ * A seeded generator (mulberry32): the same seed and inputs give the same image or song on
+ * every machine, which is what `seed` promises.
  */
 export type Random = () => number;
 

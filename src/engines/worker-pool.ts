@@ -1,0 +1,107 @@
+/**
+ * Engine work off the event loop: a QR render or a song takes from tens of milliseconds to
+ * seconds of CPU, which would otherwise hold up every request the process serves. A pool runs one
+ * worker script; each worker takes one call at a time, the rest wait in order. Workers start on
+ * first use and are reused. Errors come back as the classes the caller tells apart.
+ */
+import { Worker } from 'node:worker_threads';
+
+/** Error classes that cross the thread boundary by name. */
+export type ErrorClasses = Record<string, new (message: string) => Error>;
+
+interface Pending {
+  id: number;
+  method: string;
+  args: unknown[];
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+export type Reply =
+  { id: number; result: unknown } | { id: number; error: { kind: string; message: string } };
+
+/**
+ * From source (tests, tsx) a worker first registers tsx's loader, then loads the TypeScript
+ * script; built, the compiled script starts directly.
+ */
+function entryOf(script: URL): { url: URL; workerData: { script: string } } {
+  const fromSource = script.pathname.endsWith('.ts');
+  const url = fromSource ? new URL('./worker-source.mjs', import.meta.url) : script;
+  return { url, workerData: { script: script.href } };
+}
+
+/** `./name.js` next to `base`, or `./name.ts` when `base` runs from source. */
+export function scriptNextTo(base: string, name: string): URL {
+  return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
+}
+
+export class WorkerPool {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Pending>();
+  private readonly queue: Pending[] = [];
+  private started = 0;
+  private next = 1;
+
+  constructor(
+    private readonly script: URL,
+    private readonly size: number,
+    private readonly errors: ErrorClasses = {},
+  ) {}
+
+  call<T>(method: string, ...args: unknown[]): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        id: this.next++,
+        method,
+        args,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    const workers = [...this.idle, ...this.busy.keys()];
+    this.idle.length = 0;
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const worker = this.idle.pop() ?? (this.started < this.size ? this.spawn() : undefined);
+      if (!worker) return;
+      const call = this.queue.shift() as Pending;
+      this.busy.set(worker, call);
+      // A call in progress keeps the process alive; an idle worker does not.
+      worker.ref();
+      worker.postMessage({ id: call.id, method: call.method, args: call.args });
+    }
+  }
+
+  private spawn(): Worker {
+    const entry = entryOf(this.script);
+    const worker = new Worker(entry.url, { workerData: entry.workerData });
+    this.started += 1;
+    worker.on('message', (reply: Reply) => {
+      const call = this.busy.get(worker);
+      this.busy.delete(worker);
+      this.idle.push(worker);
+      worker.unref();
+      if (call) {
+        if ('result' in reply) call.resolve(reply.result);
+        else call.reject(new (this.errors[reply.error.kind] ?? Error)(reply.error.message));
+      }
+      this.dispatch();
+    });
+    worker.on('error', (error) => {
+      // A worker that died takes its call with it; a new one replaces it.
+      const call = this.busy.get(worker);
+      this.busy.delete(worker);
+      this.started -= 1;
+      call?.reject(error);
+      this.dispatch();
+    });
+    return worker;
+  }
+}
