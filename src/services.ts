@@ -127,7 +127,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     watch: new TaskWatch(taskStore, events),
     runner,
     callbacks,
-    providers: options.providers ?? providersFrom(config),
+    providers:
+      options.providers ??
+      providersFrom(config, { db, media: { guard, blobs, publicBaseUrl: config.public_base_url } }),
     guard,
     metrics: new Metrics(),
     redis: shared?.connections ?? [],

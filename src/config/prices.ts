@@ -18,6 +18,7 @@ export const DEFAULT_PRICES: Record<string, Price> = {
   'maxi.videos': 20,
   'tune.audios': { default: 10, actions: { concat: 2, stems: 5, all_stems: 8 } },
   'tune.vox': 5,
+  'tune.personas': 0,
   'chat.chatmodel': { default: 0, per_1k_tokens: { prompt: 1, completion: 2 } },
   'chat.moon': { default: 0, per_1k_tokens: { prompt: 1, completion: 2 } },
   'qrart.tasks': { default: 0, actions: { generate: 5 } },

@@ -222,6 +222,25 @@ export const ConfigSchema = Closed({
     },
     { default: {} },
   ),
+  music: Closed(
+    {
+      lyrics_model: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description:
+            'chat model that writes lyrics for lyric_prompt; the first model a chat channel names when absent, the local lyric writer without chat channels',
+        }),
+      ),
+      workers: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 64,
+          description: 'threads composing and processing audio at a time; one per core when absent',
+        }),
+      ),
+    },
+    { default: {} },
+  ),
   routing: Closed(
     {
       retries: Type.Integer({

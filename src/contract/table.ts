@@ -6,7 +6,7 @@ import { serp } from './serp.js';
 import { clip } from './clip.js';
 import { dance } from './dance.js';
 import { maxi } from './maxi.js';
-import { tuneAudios, tuneVox } from './tune.js';
+import { tuneAudios, tunePersonas, tuneVox } from './tune.js';
 import { chatmodel, moon } from './chat.js';
 import { qrart } from './qrart.js';
 import { idcardCheck, idcardOcr } from './identity.js';
@@ -20,6 +20,7 @@ export const OPERATIONS: readonly Operation[] = [
   maxi,
   tuneAudios,
   tuneVox,
+  tunePersonas,
   chatmodel,
   moon,
   qrart,

@@ -193,3 +193,45 @@ export const tuneVox: Operation = {
   rules: [ordered('vocal_start', 'vocal_end')],
   response: Envelope(VoxResult),
 };
+
+/** `POST /tune/personas` (DECISIONS section 9): a singer's voice learnt from an audio, to reuse. */
+export const TunePersonaRequest = Closed({
+  audio_id: AudioId('Audio whose singer the persona keeps'),
+  name: Type.String({ minLength: 1, maxLength: 80, description: 'Name of the persona' }),
+  description: Type.Optional(Type.String({ maxLength: 1000, description: 'What the persona is' })),
+  vox_audio_id: Type.Optional(
+    AudioId('A /tune/vox result of that audio: the voice is learnt from the extracted vocal'),
+  ),
+  vocal_start: Type.Optional(Seconds('Start of the vocal to learn from')),
+  vocal_end: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description: 'End of the vocal to learn from, seconds, after vocal_start',
+    }),
+  ),
+});
+
+export const Persona = Type.Object({
+  persona_id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  audio_id: Type.String(),
+  vox_audio_id: Type.Optional(Type.String()),
+  voice: Type.Object({
+    gender: StringEnum(['f', 'm'] as const),
+    register_hz: Type.Number({ description: 'Median pitch of the singer' }),
+  }),
+  created_at: Type.String(),
+});
+
+export const tunePersonas: Operation = {
+  path: '/tune/personas',
+  family: 'tune',
+  kind: 'sync',
+  summary: 'Create a persona (a singer voice) from an audio, for artist_consistency',
+  accept: ['application/json'],
+  priceKey: 'tune.personas',
+  request: TunePersonaRequest,
+  rules: [ordered('vocal_start', 'vocal_end')],
+  response: Type.Object({ success: Type.Boolean(), data: Persona }),
+};

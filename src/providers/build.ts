@@ -1,7 +1,8 @@
 /**
  * The providers of a server, built from its configuration: each capability with channels gets a
  * router over them and a backend per channel. Search always has a provider: without search
- * channels, the local index serves it. Artistic QR codes are rendered locally.
+ * channels, the local index serves it. Artistic QR codes are rendered locally, and music is
+ * made by the local audio engine, which keeps each token's audios in the database.
  */
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -13,7 +14,13 @@ import { ChatCapability } from './chat/capability.js';
 import { OpenAiCompatible } from './chat/openai-compatible.js';
 import { LocalModel } from './chat/local-model.js';
 import type { ChatBackend } from './chat/types.js';
+import { AudioPool } from '../engines/audio/pool.js';
+import type { MediaSources } from '../net/media.js';
+import type { Db } from '../store/database.js';
 import { QrArtCapability } from './qrart/capability.js';
+import { TuneCapability } from './tune/capability.js';
+import { MusicLibrary } from './tune/library.js';
+import { Lyricist } from './tune/lyricist.js';
 import { SerpCapability } from './serp/capability.js';
 import { LocalIndex } from './serp/local-index.js';
 import { Passthrough } from './serp/passthrough.js';
@@ -68,14 +75,27 @@ const IMPLICIT_LOCAL: ChannelConfig = {
   timeout_seconds: 120,
 };
 
-export function providersFrom(config: Config): Providers {
+/** What engines that keep state or read inputs need from the server. */
+export interface EngineResources {
+  db: Db;
+  media: MediaSources;
+}
+
+/** Lyrics come from a chat model when there is one: the configured one, or the first a channel names. */
+function lyricistOf(config: Config, chat: ChatCapability | undefined): Lyricist {
+  const named = config.channels.find((c) => c.capability === 'chat')?.models.find((m) => m !== '*');
+  const model = config.music.lyrics_model ?? named;
+  return new Lyricist(chat && model ? { capability: chat, model } : undefined);
+}
+
+export function providersFrom(config: Config, resources?: EngineResources): Providers {
   const policy: RoutingPolicy = {
     retries: config.routing.retries,
     backoffMs: config.routing.backoff_ms,
     cooldownAfter: config.routing.cooldown_after,
     cooldownSeconds: config.routing.cooldown_seconds,
   };
-  const capabilities: { chat?: Capability; serp?: Capability; qrart?: Capability } = {
+  const capabilities: { chat?: Capability; serp?: Capability; qrart?: Capability; tune?: Capability } = {
     // The QR renderer is local and needs nothing configured: one render per core at a time.
     qrart: new QrArtCapability(availableParallelism()),
   };
@@ -83,6 +103,14 @@ export function providersFrom(config: Config): Providers {
   if (chat.length > 0) {
     const backends = new Map(chat.map((c) => [c.name, chatBackend(c)]));
     capabilities.chat = new ChatCapability(new ChannelRouter(chat, policy), backends);
+  }
+  if (resources) {
+    capabilities.tune = new TuneCapability(
+      new MusicLibrary(resources.db),
+      new AudioPool(config.music.workers ?? availableParallelism()),
+      lyricistOf(config, capabilities.chat as ChatCapability | undefined),
+      resources.media,
+    );
   }
   const configured = config.channels.filter((c) => c.capability === 'serp');
   const serp = configured.length > 0 ? configured : [IMPLICIT_LOCAL];

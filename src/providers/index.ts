@@ -20,6 +20,8 @@ export interface Call {
 /** What a task's engine sees while it runs: its input, its deadline, and the ways to report. */
 export interface Job {
   taskId: string;
+  /** The token that submitted the task: what the engine keeps for it is kept under it. */
+  tokenId: string;
   traceId: string;
   operation: Operation;
   /** The validated request body, secrets included. */

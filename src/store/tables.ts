@@ -99,10 +99,46 @@ export interface DeliveryTable {
   delivered_at: number | null;
 }
 
+/**
+ * Every audio the music engine produced or received, per token: what the client was given (the
+ * Music item) and what the engine needs to work on it again (its stems, plan and analysis).
+ */
+export interface SongTable {
+  /** The Music item's `id`, which clients pass back as `audio_id`. */
+  id: string;
+  token_id: string;
+  task_id: string;
+  /** The audio an extension continues, for concat. */
+  parent_id: string | null;
+  /** Seconds of the parent kept before this extension. */
+  continue_at: number | null;
+  duration: number;
+  /** The Music item as returned (JSON). */
+  item: string;
+  /** The engine's view of the audio (JSON): stems, plan, tempo, key, voice. */
+  sound: string;
+  created_at: number;
+}
+
+/** A singer's voice to reuse (`persona_id`), learnt from one of the token's audios. */
+export interface PersonaTable {
+  id: string;
+  token_id: string;
+  name: string;
+  description: string | null;
+  audio_id: string;
+  vox_audio_id: string | null;
+  /** The voice's parameters (JSON). */
+  voice: string;
+  created_at: number;
+}
+
 export interface Database {
   tokens: TokenTable;
   usage: UsageTable;
   tasks: TaskTable;
   jobs: JobTable;
   deliveries: DeliveryTable;
+  songs: SongTable;
+  personas: PersonaTable;
 }

@@ -122,6 +122,7 @@ export class TaskRunner {
   ): Job {
     return {
       taskId: task.id,
+      tokenId: task.token_id,
       traceId: task.trace_id,
       operation,
       input: JSON.parse(task.input ?? '{}') as Record<string, unknown>,

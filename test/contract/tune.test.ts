@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { tuneAudios, tuneVox } from '../../src/contract/tune.js';
+import { tuneAudios, tunePersonas, tuneVox } from '../../src/contract/tune.js';
 import { checkSchema, validateRequest } from '../../src/contract/validate.js';
 import { invalid, valid } from './cases/tune.js';
 import { checkCases } from './check-cases.js';
 
-describe('/tune/audios and /tune/vox contract', () => checkCases([tuneAudios, tuneVox], invalid, valid));
+describe('/tune/audios, /tune/vox and /tune/personas contract', () =>
+  checkCases([tuneAudios, tuneVox, tunePersonas], invalid, valid));
 
 describe('/tune/audios after validation', () => {
   it('fills in the declared defaults', () => {

@@ -47,6 +47,13 @@ export class ChatCapability implements Capability {
     await Promise.all([...this.backends.values()].map((backend) => backend.close?.()));
   }
 
+  /** One completion for the service's own use (lyrics), routed like a client's. */
+  complete(request: ChatRequest, signal: AbortSignal): Promise<unknown> {
+    return this.router.run('chat', request.model, signal, (channel) =>
+      this.backend(channel).complete(request, signal),
+    );
+  }
+
   async handle(call: Call): Promise<unknown> {
     const request = call.body as ChatRequest;
     if (!request.stream) {

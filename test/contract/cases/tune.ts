@@ -155,7 +155,34 @@ const voxRules: InvalidCase[] = [
   { path: vox, name: 'unknown member', body: { audio_id: 'a', vocal_begin: 1 }, field: 'vocal_begin' },
 ];
 
-export const invalid: InvalidCase[] = [...memberRules, ...actionRules, ...voxRules];
+const personas = '/tune/personas';
+const persona = (name: string, body: unknown, field: string): InvalidCase => ({
+  path: personas,
+  name,
+  body,
+  field,
+});
+
+const personaRules: InvalidCase[] = [
+  persona('audio_id missing', { name: 'n' }, 'audio_id'),
+  persona('name missing', { audio_id: 'a1' }, 'name'),
+  persona('name empty', { audio_id: 'a1', name: '' }, 'name'),
+  persona('name over 80', { audio_id: 'a1', name: 'n'.repeat(81) }, 'name'),
+  persona(
+    'description over 1000',
+    { audio_id: 'a1', name: 'n', description: 'd'.repeat(1001) },
+    'description',
+  ),
+  persona('vox_audio_id blank', { audio_id: 'a1', name: 'n', vox_audio_id: ' ' }, 'vox_audio_id'),
+  persona(
+    'vocal_end not after start',
+    { audio_id: 'a1', name: 'n', vocal_start: 5, vocal_end: 4 },
+    'vocal_end',
+  ),
+  persona('unknown member', { audio_id: 'a1', name: 'n', voice: 'deep' }, 'voice'),
+];
+
+export const invalid: InvalidCase[] = [...memberRules, ...actionRules, ...voxRules, ...personaRules];
 
 const ok = (name: string, body: Record<string, unknown>): ValidCase => ({ path: audios, name, body });
 
@@ -215,4 +242,20 @@ const full: ValidCase[] = [
   },
 ];
 
-export const valid: ValidCase[] = [...minimal, ...full];
+const personaCases: ValidCase[] = [
+  { path: personas, name: 'persona minimal', body: { audio_id: 'a1', name: 'Nova' } },
+  {
+    path: personas,
+    name: 'persona full',
+    body: {
+      audio_id: 'a1',
+      name: 'Nova',
+      description: 'warm alto',
+      vox_audio_id: 'v1',
+      vocal_start: 1,
+      vocal_end: 9,
+    },
+  },
+];
+
+export const valid: ValidCase[] = [...minimal, ...full, ...personaCases];

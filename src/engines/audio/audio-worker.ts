@@ -1,0 +1,5 @@
+/** A worker thread that runs the music engine's steps for the pool. */
+import { serveMethods } from '../worker-methods.js';
+import * as jobs from './jobs.js';
+
+serveMethods(jobs);

@@ -1,0 +1,173 @@
+/**
+ * ffmpeg (from Debian) at the edges of the engine: uploaded audio of any common format becomes
+ * PCM, and PCM becomes the files clients get (MP3 for songs, WAV for stems, FLAC for what the
+ * engine keeps for itself). Files go through a private temporary folder because several
+ * containers (MP4/M4A with the index at the end, WAV headers) need a seekable file.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLE_RATE, type Pcm } from './pcm.js';
+
+/** Audio that ffmpeg could not read as audio; the message says what it saw. */
+export class UnreadableAudio extends Error {}
+
+export type AudioFormat = 'mp3' | 'wav' | 'flac';
+
+/** MP3 at 320 kb/s: the transparent end of MP3, so stems and edits of a song stay close to it. */
+const ENCODERS: Record<AudioFormat, string[]> = {
+  mp3: ['-c:a', 'libmp3lame', '-b:a', '320k'],
+  wav: ['-c:a', 'pcm_f32le'],
+  flac: ['-c:a', 'flac', '-sample_fmt', 's32'],
+};
+
+interface Run {
+  stdout: Buffer;
+}
+
+function ffmpeg(args: string[], input?: Buffer, signal?: AbortSignal): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], {
+      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      signal,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve({ stdout: Buffer.concat(out) });
+      else
+        reject(
+          new UnreadableAudio(lastLine(Buffer.concat(err).toString('utf8')) || `ffmpeg exited with ${code}`),
+        );
+    });
+    // A broken pipe means ffmpeg stopped reading: its exit status says why.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
+  });
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return (lines[lines.length - 1] ?? '').trim();
+}
+
+async function withTemp<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchyard-audio-'));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Interleaved float32 little-endian, as ffmpeg reads and writes raw audio. */
+function interleave(pcm: Pcm): Buffer {
+  const [left, right = left] = pcm.channels;
+  const length = left?.length ?? 0;
+  const data = new Float32Array(length * 2);
+  for (let i = 0; i < length; i += 1) {
+    data[2 * i] = left![i]!;
+    data[2 * i + 1] = right![i]!;
+  }
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+function deinterleave(raw: Buffer): Pcm {
+  const samples = new Float32Array(raw.buffer, raw.byteOffset, Math.floor(raw.byteLength / 4));
+  const length = Math.floor(samples.length / 2);
+  const left = new Float32Array(length);
+  const right = new Float32Array(length);
+  for (let i = 0; i < length; i += 1) {
+    left[i] = samples[2 * i]!;
+    right[i] = samples[2 * i + 1]!;
+  }
+  return { rate: SAMPLE_RATE, channels: [left, right] };
+}
+
+const RAW = ['-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '2'];
+
+/** Any audio ffmpeg reads, as 44.1 kHz stereo; at most `maxSeconds` of it. */
+export async function decodeAudio(bytes: Buffer, maxSeconds: number, signal?: AbortSignal): Promise<Pcm> {
+  return withTemp(async (dir) => {
+    const path = join(dir, 'input');
+    await writeFile(path, bytes);
+    const { stdout } = await ffmpeg(
+      ['-i', path, '-t', String(maxSeconds), '-vn', ...RAW, 'pipe:1'],
+      undefined,
+      signal,
+    );
+    const pcm = deinterleave(stdout);
+    if ((pcm.channels[0]?.length ?? 0) === 0) throw new UnreadableAudio('holds no audio');
+    return pcm;
+  });
+}
+
+export async function encodeAudio(pcm: Pcm, format: AudioFormat, signal?: AbortSignal): Promise<Buffer> {
+  return withTemp(async (dir) => {
+    const path = join(dir, `output.${format}`);
+    await ffmpeg(
+      ['-f', 'f32le', '-ar', String(pcm.rate), '-ac', '2', '-i', 'pipe:0', ...ENCODERS[format], path],
+      interleave(pcm),
+      signal,
+    );
+    return readFile(path);
+  });
+}
+
+/**
+ * A music video: the cover, with the song's waveform drawn live over its lower part, and the
+ * song as sound. H.264 with the index at the front, so players start before the download ends.
+ */
+export async function renderVisualizer(cover: Buffer, song: Buffer, signal?: AbortSignal): Promise<Buffer> {
+  return withTemp(async (dir) => {
+    const image = join(dir, 'cover.png');
+    const audio = join(dir, 'song.mp3');
+    const path = join(dir, 'video.mp4');
+    await Promise.all([writeFile(image, cover), writeFile(audio, song)]);
+    const graph =
+      '[0:v]scale=480:480,setsar=1[c];' +
+      '[1:a]showwaves=s=480x120:mode=cline:rate=24:colors=white@0.85[w];' +
+      '[c][w]overlay=0:H-h-24:shortest=1,format=yuv420p[v]';
+    await ffmpeg(
+      [
+        '-loop',
+        '1',
+        '-framerate',
+        '24',
+        '-i',
+        image,
+        '-i',
+        audio,
+        '-filter_complex',
+        graph,
+        '-map',
+        '[v]',
+        '-map',
+        '1:a',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-tune',
+        'stillimage',
+        '-crf',
+        '28',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '128k',
+        '-shortest',
+        '-movflags',
+        '+faststart',
+        path,
+      ],
+      undefined,
+      signal,
+    );
+    return readFile(path);
+  });
+}

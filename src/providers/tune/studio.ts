@@ -1,0 +1,257 @@
+/**
+ * What every music action works with: the request, the token's library of audios, the engine's
+ * worker threads, and the way a result becomes a Music item (MP3, cover, video, kept stems).
+ */
+import { createHash } from 'node:crypto';
+import { decodeAudio, encodeAudio, renderVisualizer, UnreadableAudio } from '../../engines/audio/ffmpeg.js';
+import type { Analysis, Stems } from '../../engines/audio/jobs.js';
+import { durationOf, mix, type Pcm } from '../../engines/audio/pcm.js';
+import type { AudioPool } from '../../engines/audio/pool.js';
+import type { SongPlan } from '../../engines/audio/plan.js';
+import type { Voice } from '../../engines/audio/singer.js';
+import { badRequest } from '../../errors.js';
+import type { Job } from '../index.js';
+import type { MusicItem, MusicLibrary, Song, Sound } from './library.js';
+import { DEFAULT_MODEL, MAX_SONG_SECONDS, maxSecondsOf } from './models.js';
+
+/** Uploads (DECISIONS section 7) and the engine's own stems, read back losslessly. */
+const AUDIO_BYTES = 50 * 1024 * 1024;
+const STEM_BYTES = 400 * 1024 * 1024;
+
+/** A result before it has files: stems and what the engine knows of them. */
+export interface Made {
+  stems: Stems;
+  origin: Sound['origin'];
+  analysis: Analysis;
+  plan?: SongPlan;
+  voice?: Voice;
+}
+
+/** The words of a Music item. */
+export interface Words {
+  title: string;
+  style: string;
+  lyric: string;
+  prompt: string;
+}
+
+export interface PublishOptions {
+  /** A music video of the cover and the waveform (songs); stems and samples have none. */
+  video: boolean;
+  /** Stems go out lossless (WAV) so that they sum back to the song. */
+  format: 'mp3' | 'wav';
+  parentId?: string;
+  continueAt?: number;
+  /** The cover of the song this item was cut from, instead of a new one. */
+  coverUrl?: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export class Studio {
+  readonly input: Record<string, unknown>;
+  readonly model: string;
+  /** Every choice of the task comes from this seed, so that a rerun of the task makes the same items. */
+  readonly seed: number;
+  private made = 0;
+
+  constructor(
+    readonly job: Job,
+    readonly library: MusicLibrary,
+    readonly engine: AudioPool,
+  ) {
+    this.input = job.input;
+    this.model = text(job.input.model) || DEFAULT_MODEL;
+    this.seed = createHash('sha256').update(job.taskId).digest().readUInt32LE(0);
+  }
+
+  get maxSeconds(): number {
+    return maxSecondsOf(this.model);
+  }
+
+  text(field: string): string {
+    return text(this.input[field]);
+  }
+
+  number(field: string): number | undefined {
+    const value = this.input[field];
+    return typeof value === 'number' ? value : undefined;
+  }
+
+  /** The n-th item id of the task: the same on a rerun, so nothing is stored twice. */
+  itemId(n: number): string {
+    const hex = createHash('sha256').update(`${this.job.taskId}:${n}`).digest('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  }
+
+  /** An audio of this token, or a 400 naming the field. */
+  async song(field: string, id: string): Promise<Song> {
+    const song = await this.library.song(this.job.tokenId, id);
+    if (!song) throw badRequest([{ field, rule: 'names no audio of this token' }]);
+    return song;
+  }
+
+  /** A file of this service (or any input URL) decoded. */
+  async decode(field: string, url: string): Promise<Pcm> {
+    const bytes = await this.job.fetchInput(field, url, STEM_BYTES);
+    return decodeAudio(bytes, MAX_SONG_SECONDS, this.job.signal);
+  }
+
+  /** The stems of an audio, as the engine kept them. */
+  async stemsOf(song: Song): Promise<Stems> {
+    const entries = await Promise.all(
+      Object.entries(song.sound.stems).map(
+        async ([name, url]) => [name, await this.decode('audio_id', url)] as const,
+      ),
+    );
+    return Object.fromEntries(entries);
+  }
+
+  /** An uploaded audio (`audio_url`), decoded; what ffmpeg cannot read is a 400 naming the field. */
+  async upload(field: string): Promise<Pcm> {
+    const bytes = await this.job.fetchInput(field, this.text(field), AUDIO_BYTES);
+    try {
+      return await decodeAudio(bytes, this.maxSeconds, this.job.signal);
+    } catch (error) {
+      if (error instanceof UnreadableAudio)
+        throw badRequest([{ field, rule: `is not audio ffmpeg can read (${error.message})` }]);
+      throw error;
+    }
+  }
+
+  /**
+   * An uploaded `audio_url` kept as an audio of the token (lossless, with its measured tempo and
+   * key), so that what is made from it can be joined back onto it.
+   */
+  async keepUpload(): Promise<Song> {
+    const pcm = await this.upload('audio_url');
+    const analysis = await this.engine.run('analyse', pcm);
+    const id = this.itemId(this.made++);
+    const url = await this.job.saveFile(await encodeAudio(pcm, 'flac', this.job.signal), 'flac');
+    const duration = Math.round(durationOf(pcm) * 1000) / 1000;
+    const item: MusicItem = {
+      id,
+      model: this.model,
+      ...wordsOf({ title: '', style: '', lyric: '', prompt: '' }),
+      duration,
+      audio_url: url,
+      image_url: '',
+      video_url: '',
+      created_at: new Date().toISOString(),
+    };
+    const sound: Sound = { origin: 'upload', stems: { mix: url }, ...analysis };
+    await this.library.saveSong(this.job.tokenId, this.job.taskId, {
+      id,
+      item,
+      sound,
+      parentId: null,
+      continueAt: null,
+    });
+    return { id, item, sound, parentId: null, continueAt: null, duration };
+  }
+
+  /** Shows the items to come (state running) to watchers while they are made. */
+  async announce(items: Words[]): Promise<void> {
+    const created = new Date().toISOString();
+    await this.job.progress(
+      items.map((words, n) => ({
+        id: this.itemId(this.made + n),
+        model: this.model,
+        ...wordsOf(words),
+        created_at: created,
+      })),
+    );
+  }
+
+  /** Files for a result, the item that names them, and the library entry behind it. */
+  async publish(made: Made, words: Words, options: PublishOptions): Promise<MusicItem> {
+    const id = this.itemId(this.made++);
+    const stems = keepUnderFullScale(made.stems);
+    const mixdown = mix(Object.values(stems));
+    const duration = Math.round(durationOf(mixdown) * 1000) / 1000;
+    const signal = this.job.signal;
+    const audio = await encodeAudio(mixdown, options.format, signal);
+    const cover = options.coverUrl
+      ? undefined
+      : Buffer.from(
+          await this.engine.run('cover', {
+            title: words.title,
+            style: words.style,
+            seed: this.seed + this.made,
+            duration,
+          }),
+        );
+    const [audioUrl, imageUrl, videoUrl, kept] = await Promise.all([
+      this.job.saveFile(audio, options.format),
+      cover ? this.job.saveFile(cover, 'png') : Promise.resolve(options.coverUrl ?? ''),
+      options.video && cover
+        ? renderVisualizer(
+            cover,
+            options.format === 'mp3' ? audio : await encodeAudio(mixdown, 'mp3', signal),
+            signal,
+          ).then((video) => this.job.saveFile(video, 'mp4'))
+        : Promise.resolve(''),
+      this.keep(stems),
+    ]);
+    const item: MusicItem = {
+      id,
+      model: this.model,
+      ...wordsOf(words),
+      duration,
+      audio_url: audioUrl,
+      image_url: imageUrl,
+      video_url: videoUrl,
+      created_at: new Date().toISOString(),
+    };
+    const sound: Sound = {
+      origin: made.origin,
+      stems: kept,
+      bpm: made.analysis.bpm,
+      firstBeat: made.analysis.firstBeat,
+      root: made.analysis.root,
+      mode: made.analysis.mode,
+      ...(made.plan ? { plan: made.plan } : {}),
+      ...(made.voice ? { voice: made.voice } : {}),
+    };
+    await this.library.saveSong(this.job.tokenId, this.job.taskId, {
+      id,
+      item,
+      sound,
+      parentId: options.parentId ?? null,
+      continueAt: options.continueAt ?? null,
+    });
+    return item;
+  }
+
+  /** The stems, lossless, in the blob store: what later edits of this audio start from. */
+  private async keep(stems: Stems): Promise<Record<string, string>> {
+    const entries = await Promise.all(
+      Object.entries(stems).map(async ([name, pcm]) => {
+        const flac = await encodeAudio(pcm, 'flac', this.job.signal);
+        return [name, await this.job.saveFile(flac, 'flac')] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
+  }
+}
+
+function wordsOf(words: Words) {
+  return { title: words.title, style: words.style, lyric: words.lyric, prompt: words.prompt };
+}
+
+/**
+ * Edits can add up past full scale (a mashup, a vocal laid over a loud song): then every stem is
+ * scaled by the same factor, so the song never clips and its stems still sum to it.
+ */
+function keepUnderFullScale(stems: Stems): Stems {
+  const mixdown = mix(Object.values(stems));
+  let peak = 0;
+  for (const channel of mixdown.channels)
+    for (let i = 0; i < channel.length; i += 1) peak = Math.max(peak, Math.abs(channel[i]!));
+  const ceiling = 0.944; // −0.5 dBFS
+  if (peak <= ceiling) return stems;
+  const gain = ceiling / peak;
+  for (const pcm of Object.values(stems))
+    for (const channel of pcm.channels) for (let i = 0; i < channel.length; i += 1) channel[i]! *= gain;
+  return stems;
+}

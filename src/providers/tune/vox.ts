@@ -1,0 +1,47 @@
+/**
+ * `/tune/vox`: the vocal of an audio by DSP separation (centre-channel masking for stereo,
+ * harmonic/percussive and voice-band masking for mono), where it sings, and its waveform as
+ * min/max peaks at several resolutions. The vocal is kept as an audio of the token, so that a
+ * persona can learn its voice (`vox_audio_id`).
+ */
+import { badRequest } from '../../errors.js';
+import { mix } from '../../engines/audio/pcm.js';
+import type { Studio } from './studio.js';
+
+export async function extractVocals(studio: Studio): Promise<Record<string, unknown>> {
+  const song = await studio.song('audio_id', studio.text('audio_id'));
+  const start = studio.number('vocal_start') ?? 0;
+  const end = studio.number('vocal_end') ?? song.duration;
+  if (start >= song.duration) {
+    throw badRequest([
+      { field: 'vocal_start', rule: `must be less than the audio's duration (${song.duration} s)` },
+    ]);
+  }
+  if (end > song.duration) {
+    throw badRequest([
+      { field: 'vocal_end', rule: `must be at most the audio's duration (${song.duration} s)` },
+    ]);
+  }
+  const whole = mix(Object.values(await studio.stemsOf(song)));
+  const { vocals, span, aggregates } = await studio.engine.run('extractVocal', whole, start, end);
+  const item = await studio.publish(
+    { stems: { vocals }, origin: 'vocal', analysis: song.sound },
+    {
+      title: `${String(song.item.title ?? '')} (Vocals)`.trim(),
+      style: String(song.item.style ?? ''),
+      lyric: String(song.item.lyric ?? ''),
+      prompt: '',
+    },
+    { video: false, format: 'mp3', coverUrl: String(song.item.image_url ?? '') },
+  );
+  const seconds = (value: number) => Math.round(value * 1000) / 1000;
+  return {
+    id: item.id,
+    source_clip_id: song.id,
+    vocal_audio_url: item.audio_url,
+    // No singing found: an empty span at the window's start.
+    vocal_start_s: seconds(span?.start ?? start),
+    vocal_end_s: seconds(span?.end ?? start),
+    wave_response: { waveform_aggregates: aggregates },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * /tune/audios generation over HTTP on the local audio engine: two items per generation with
+ * every Music item field, an MP3 whose duration ffprobe confirms, a cover PNG and a music video
+ * (H.264 and AAC); description mode; instrumental; the ndjson stream of snapshots; bad input.
+ */
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expectError } from '../support/expect.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { download, durationOf, probe } from '../support/media-probe.js';
+import { SHORT_LYRIC, tune } from './music.js';
+
+// Each request renders, encodes and stores whole songs: seconds of work, more on a loaded machine.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+
+let server: TestServer;
+let token: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  token = await server.token();
+});
+afterAll(() => server.close());
+
+describe('/tune/audios generate', () => {
+  it('makes two songs from lyrics, with MP3, cover and video files', async () => {
+    const items = await tune(server, token, {
+      action: 'generate',
+      custom: true,
+      title: 'River Road',
+      style: 'folk, acoustic guitar, calm',
+      lyric: SHORT_LYRIC,
+      vocal_gender: 'f',
+      model: 'tune-v4-5',
+    });
+    expect(items).toHaveLength(2);
+    expect(items[0]!.id).not.toBe(items[1]!.id);
+    for (const item of items) {
+      expect(item).toMatchObject({
+        title: 'River Road',
+        style: 'folk, acoustic guitar, calm',
+        lyric: SHORT_LYRIC,
+        model: 'tune-v4-5',
+      });
+      expect(item.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      const audio = await probe(await download(item.audio_url));
+      expect(audio.format.format_name).toBe('mp3');
+      expect(audio.streams[0]!.codec_name).toBe('mp3');
+      expect(Math.abs(durationOf(audio) - item.duration)).toBeLessThan(0.1);
+      expect(item.duration).toBeGreaterThan(8);
+      const cover = PNG.sync.read(await download(item.image_url));
+      expect([cover.width, cover.height]).toEqual([512, 512]);
+      const video = await probe(await download(item.video_url));
+      expect(video.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+      expect(Math.abs(durationOf(video) - item.duration)).toBeLessThan(0.2);
+    }
+    const [a, b] = await Promise.all(items.map((item) => download(item.audio_url)));
+    expect(a!.equals(b!)).toBe(false);
+  });
+
+  it('derives title, style and lyrics from a description', async () => {
+    const items = await tune(server, token, {
+      action: 'generate',
+      prompt: 'a happy pop song about summer at the beach',
+    });
+    for (const item of items) {
+      expect(item.title.length).toBeGreaterThan(0);
+      expect(item.style).toContain('happy');
+      expect(item.lyric).toMatch(/\[(Verse|Chorus)/);
+      expect(item.prompt).toBe('a happy pop song about summer at the beach');
+    }
+  });
+
+  it('leaves the vocal out of an instrumental', async () => {
+    const [song] = await tune(server, token, {
+      action: 'generate',
+      custom: true,
+      instrumental: true,
+      style: 'lofi piano, 80 bpm',
+      lyric: SHORT_LYRIC,
+    });
+    expect(song!.lyric).toBe('');
+    const stems = await tune(server, token, { action: 'stems', audio_id: song!.id });
+    expect(stems.map((s) => s.title)).toEqual([expect.stringContaining('(Instrumental)')]);
+  });
+
+  it('streams snapshots as ndjson, the last one terminal', async () => {
+    const response = await server.send(
+      '/tune/audios',
+      { action: 'generate', custom: true, style: 'rock', lyric: SHORT_LYRIC },
+      token,
+      {
+        accept: 'application/x-ndjson',
+      },
+    );
+    expect(response.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { data: { state: string; audio_url?: string }[] });
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(['pending', 'running']).toContain(lines[0]!.data[0]!.state);
+    const last = lines[lines.length - 1]!;
+    expect(last.data.map((item) => item.state)).toEqual(['succeeded', 'succeeded']);
+    expect(last.data[0]!.audio_url).toMatch(/\.mp3$/);
+  });
+
+  it('names the field of bad input', async () => {
+    const unknown = await server.post(
+      '/tune/audios',
+      { action: 'extend', audio_id: 'no-such-audio', continue_at: 3 },
+      token,
+    );
+    expectError(unknown, 400, 'bad_request');
+    expect((unknown.body.error as { message: string }).message).toBe(
+      'audio_id: names no audio of this token',
+    );
+    const notAudio = await server.post(
+      '/tune/audios',
+      {
+        action: 'upload_extend',
+        audio_url: `data:audio/wav;base64,${Buffer.from('not audio at all').toString('base64')}`,
+      },
+      token,
+    );
+    expectError(notAudio, 400, 'bad_request');
+    expect((notAudio.body.error as { message: string }).message).toMatch(
+      /^audio_url: is not audio ffmpeg can read/,
+    );
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Shared steps of the music tests: a server, requests to /tune/audios, and a small song.
+ */
+import { expect } from 'vitest';
+import type { TestServer } from '../support/server.js';
+import { wavOf } from '../support/media-probe.js';
+
+export type Item = {
+  id: string;
+  state: string;
+  title: string;
+  style: string;
+  lyric: string;
+  prompt: string;
+  model: string;
+  duration: number;
+  audio_url: string;
+  image_url: string;
+  video_url: string;
+  created_at: string;
+};
+
+/** Two short sections keep each song near 15 s, so that the tests stay quick. */
+export const SHORT_LYRIC =
+  '[Verse]\nWalking down the river road\nSinging softly all alone\n[Chorus]\nHold the light and let it glow\nHome is where the rivers go';
+
+export async function tune(
+  server: TestServer,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<Item[]> {
+  const answer = await server.post('/tune/audios', body, token);
+  expect(answer.status, answer.text).toBe(200);
+  expect(answer.body.success).toBe(true);
+  const data = answer.body.data as Item[];
+  for (const item of data) expect(item.state).toBe('succeeded');
+  return data;
+}
+
+/** A song made of a kick on each beat, a chord pad to the left and a sung-like tone in the centre. */
+export function uploadedSong(seconds: number, bpm: number): Buffer {
+  const rate = 44100;
+  const frames = Math.round(seconds * rate);
+  const out = new Float32Array(frames * 2);
+  const beat = 60 / bpm;
+  const chord = [261.63, 329.63, 392.0];
+  const tune = [392, 440, 392, 330, 294, 330, 392, 392];
+  for (let i = 0; i < frames; i += 1) {
+    const t = i / rate;
+    const inBeat = t % beat;
+    const kick =
+      inBeat < 0.15
+        ? Math.sin(2 * Math.PI * (50 + 80 * Math.exp(-inBeat * 30)) * inBeat) * Math.exp(-inBeat * 20) * 0.5
+        : 0;
+    const pad = chord.reduce((sum, f) => sum + Math.sin(2 * Math.PI * f * t), 0) * 0.06;
+    const note = tune[Math.floor(t / beat) % tune.length]!;
+    const voice = Math.sin(2 * Math.PI * note * t + 0.3 * Math.sin(2 * Math.PI * 5.5 * t)) * 0.18;
+    out[2 * i] = kick + pad * 0.9 + voice;
+    out[2 * i + 1] = kick + pad * 0.3 + voice;
+  }
+  return wavOf(out, rate);
+}
+
+export const dataUrl = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.toString('base64')}`;
