@@ -3,6 +3,7 @@
  * worker threads, and the way a result becomes a Music item (MP3, cover, video, kept stems).
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { decodeAudio, encodeAudio, renderVisualizer, UnreadableAudio } from '../../engines/audio/ffmpeg.js';
 import type { Analysis, Stems } from '../../engines/audio/jobs.js';
 import { durationOf, mix, type Pcm } from '../../engines/audio/pcm.js';
@@ -44,6 +45,11 @@ export interface PublishOptions {
   continueAt?: number;
   /** The cover of the song this item was cut from, instead of a new one. */
   coverUrl?: string;
+  /**
+   * Whether the stems are kept losslessly for later edits (the default); a vocal extraction is
+   * only read again as a voice to learn, for which its MP3 serves.
+   */
+  lossless?: boolean;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -63,6 +69,8 @@ export class Studio {
     this.input = job.input;
     this.model = text(job.input.model) || DEFAULT_MODEL;
     this.seed = createHash('sha256').update(job.taskId).digest().readUInt32LE(0);
+    // Every ffmpeg process of the task listens to its deadline: a dozen at once is normal.
+    setMaxListeners(64, job.signal);
   }
 
   get maxSeconds(): number {
@@ -191,7 +199,7 @@ export class Studio {
             signal,
           ).then((video) => this.job.saveFile(video, 'mp4'))
         : Promise.resolve(''),
-      this.keep(stems),
+      options.lossless === false ? Promise.resolve(undefined) : this.keep(stems),
     ]);
     const item: MusicItem = {
       id,
@@ -205,7 +213,7 @@ export class Studio {
     };
     const sound: Sound = {
       origin: made.origin,
-      stems: kept,
+      stems: kept ?? Object.fromEntries(Object.keys(stems).map((name) => [name, audioUrl])),
       bpm: made.analysis.bpm,
       firstBeat: made.analysis.firstBeat,
       root: made.analysis.root,

@@ -5,7 +5,6 @@
  * persona can learn its voice (`vox_audio_id`).
  */
 import { badRequest } from '../../errors.js';
-import { mix } from '../../engines/audio/pcm.js';
 import type { Studio } from './studio.js';
 
 export async function extractVocals(studio: Studio): Promise<Record<string, unknown>> {
@@ -22,7 +21,8 @@ export async function extractVocals(studio: Studio): Promise<Record<string, unkn
       { field: 'vocal_end', rule: `must be at most the audio's duration (${song.duration} s)` },
     ]);
   }
-  const whole = mix(Object.values(await studio.stemsOf(song)));
+  // The song as clients hear it: one decode, where its stems would be several.
+  const whole = await studio.decode('audio_id', String(song.item.audio_url));
   const { vocals, span, aggregates } = await studio.engine.run('extractVocal', whole, start, end);
   const item = await studio.publish(
     { stems: { vocals }, origin: 'vocal', analysis: song.sound },
@@ -32,7 +32,7 @@ export async function extractVocals(studio: Studio): Promise<Record<string, unkn
       lyric: String(song.item.lyric ?? ''),
       prompt: '',
     },
-    { video: false, format: 'mp3', coverUrl: String(song.item.image_url ?? '') },
+    { video: false, format: 'mp3', coverUrl: String(song.item.image_url ?? ''), lossless: false },
   );
   const seconds = (value: number) => Math.round(value * 1000) / 1000;
   return {

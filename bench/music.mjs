@@ -1,0 +1,142 @@
+// Speed of the local music engine through the HTTP API, in one process with its worker threads:
+// generate (two songs of about 30 s per request, as the origin returns, with MP3, cover, video
+// and lossless stems), /tune/vox (vocal extraction) and remaster, each as seconds of audio made
+// per second of wall time. The same songs are also composed by the engine alone, in this thread,
+// so the cost of everything around composition (encoding, cover, video, storage) shows as a ratio.
+// Usage: npx tsc -p tsconfig.build.json && node bench/music.mjs [--runs 3]
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../dist/config/index.js';
+import { buildApp } from '../dist/http/app.js';
+import { closeServices, openServices, startWorkers } from '../dist/services.js';
+import { compose } from '../dist/engines/audio/jobs.js';
+import { voiceFor } from '../dist/engines/audio/singer.js';
+import { freePort, machine, saveReport } from './common.mjs';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const RUNS = Number(values.runs);
+const TARGET_GENERATE_SECONDS = 10;
+const TARGET_VOX_REALTIME = 20;
+
+// Four sung lines at 128 BPM: about 30 s with intro and outro.
+const LYRIC =
+  '[Verse]\nCity lights are calling me\nRunning where the night is free\n' +
+  '[Chorus]\nWe are young and we are gold\nDancing till the night is old';
+const STYLE = 'synth pop, 128 bpm, drums, bass, piano';
+
+const port = await freePort();
+const config = loadConfig({
+  env: {},
+  overrides: { port, data_dir: mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'log.level': 'silent' },
+});
+const services = await openServices(config);
+const app = await buildApp(services);
+await startWorkers(services);
+const base = await app.listen({ port, host: '127.0.0.1' });
+const { secret } = await services.tokens.create({ name: 'bench' });
+
+async function post(path, body) {
+  const started = process.hrtime.bigint();
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return { answer, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const generation = (seed) => ({
+  action: 'generate',
+  custom: true,
+  style: STYLE,
+  lyric: LYRIC,
+  title: `Bench ${seed}`,
+});
+
+// Warm-up: worker threads start and load the engine.
+await post('/tune/audios', generation(0));
+
+const rows = { generate: [], vox: [], remaster: [] };
+for (let run = 1; run <= RUNS; run += 1) {
+  const made = await post('/tune/audios', generation(run));
+  const songs = made.answer.data;
+  const audio = songs.reduce((sum, song) => sum + song.duration, 0);
+  rows.generate.push({ seconds: made.seconds, audio, durations: songs.map((s) => s.duration) });
+  const vox = await post('/tune/vox', { audio_id: songs[0].id });
+  rows.vox.push({ seconds: vox.seconds, audio: songs[0].duration });
+  const mastered = await post('/tune/audios', { action: 'remaster', audio_id: songs[0].id });
+  rows.remaster.push({ seconds: mastered.seconds, audio: songs[0].duration });
+}
+
+// The engine alone: the same two songs planned and rendered here, one after the other.
+const engine = [];
+for (let run = 1; run <= RUNS; run += 1) {
+  const started = process.hrtime.bigint();
+  let audio = 0;
+  for (const seed of [run, run + 1]) {
+    const { plan } = compose({
+      seed,
+      style: STYLE,
+      lyric: LYRIC,
+      voice: voiceFor(undefined, seed),
+      maxSeconds: 240,
+    });
+    audio += plan.duration;
+  }
+  engine.push({ seconds: Number(process.hrtime.bigint() - started) / 1e9, audio });
+}
+
+await app.close();
+await closeServices(services);
+
+const summary = (name, list, note) => {
+  const seconds = median(list.map((r) => r.seconds));
+  const audio = median(list.map((r) => r.audio));
+  return {
+    case: name,
+    wall_s: +seconds.toFixed(2),
+    audio_s: +audio.toFixed(1),
+    realtime: +(audio / seconds).toFixed(1),
+    note,
+  };
+};
+const table = [
+  summary('generate (2 songs, HTTP)', rows.generate, 'MP3, cover, video, stems kept'),
+  summary('compose only (2 songs, engine)', engine, 'plan + render, one thread'),
+  summary('vox (HTTP)', rows.vox, 'decode, separate, MP3'),
+  summary('remaster (HTTP)', rows.remaster, 'stems decoded, mastered, re-encoded'),
+];
+console.table(table);
+const [generate, composeOnly, vox, remaster] = table;
+// Two songs of 30 s: the measured wall time scaled to exactly 60 s of audio.
+const twoThirtySecondSongs = +((generate.wall_s * 60) / generate.audio_s).toFixed(2);
+const overhead = +(generate.wall_s / composeOnly.wall_s).toFixed(2);
+console.log(
+  `two 30 s songs: ${twoThirtySecondSongs} s (target ≤ ${TARGET_GENERATE_SECONDS} s: ${twoThirtySecondSongs <= TARGET_GENERATE_SECONDS ? 'met' : 'missed'}); ` +
+    `vox ×${vox.realtime} real time (target ≥ ${TARGET_VOX_REALTIME}: ${vox.realtime >= TARGET_VOX_REALTIME ? 'met' : 'missed'}); ` +
+    `HTTP generate / engine compose: ×${overhead}`,
+);
+
+saveReport('music', {
+  date: new Date().toISOString(),
+  machine: machine(),
+  request: `generate custom, style "${STYLE}", a four-line lyric (about 30 s per song); vox and remaster on the first song`,
+  method: `one warm-up generation, then ${RUNS} runs of generate → vox → remaster over HTTP on loopback; medians. Then the same songs composed by the engine in the benchmark's own thread`,
+  targets: { two_30s_songs_s: TARGET_GENERATE_SECONDS, vox_realtime: TARGET_VOX_REALTIME },
+  target_met: {
+    generate: twoThirtySecondSongs <= TARGET_GENERATE_SECONDS,
+    vox: vox.realtime >= TARGET_VOX_REALTIME,
+  },
+  result: {
+    table,
+    two_30s_songs_s: twoThirtySecondSongs,
+    http_generate_over_engine_compose: overhead,
+    remaster_realtime: remaster.realtime,
+    runs: rows,
+  },
+});
