@@ -67,6 +67,7 @@ describe('/tune/vox', () => {
     const mix = await decode(await download(song.audio_url));
     const extracted = await decode(await download(result.vocal_audio_url));
     const gain = sdr(reference, extracted) - sdr(reference, mix);
+    console.log(`vocal SDR: mix ${sdr(reference, mix).toFixed(1)} dB, extracted ${sdr(reference, extracted).toFixed(1)} dB`);
     expect(gain).toBeGreaterThanOrEqual(6);
     expect(result.vocal_start_s).toBeGreaterThanOrEqual(0);
     expect(result.vocal_end_s).toBeGreaterThan(result.vocal_start_s + 3);

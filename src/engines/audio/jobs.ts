@@ -147,14 +147,24 @@ export function learnVoice(vocal: Pcm, seed: number): Voice | null {
   return { ...voice, registerHz: hz };
 }
 
-/** `/tune/vox`: the vocal of a window of the audio, where it sings, and its waveform. */
-export function extractVocal(pcm: Pcm, start: number, end: number) {
-  const window = slice(pcm, start, end);
-  const { vocals } = separateVocals(window);
-  const span = vocalSpan(vocals, { mixture: window });
+/**
+ * Context around a piece of a song separated on its own: more than the longest median the
+ * separation takes (1.4 s), so that pieces joined end to end match the whole separated at once.
+ */
+const PIECE_MARGIN_SECONDS = 2;
+
+/** The vocal of `start`..`end` of the audio, separated with context on both sides and cut to it. */
+export function vocalsOf(pcm: Pcm, start: number, end: number): Pcm {
+  const from = Math.max(0, start - PIECE_MARGIN_SECONDS);
+  const { vocals } = separateVocals(slice(pcm, from, end + PIECE_MARGIN_SECONDS));
+  return slice(vocals, start - from, end - from);
+}
+
+/** `/tune/vox` besides the vocal: where it sings (seconds of the song, from `offset`) and its waveform. */
+export function describeVocal(vocals: Pcm, mixture: Pcm, offset: number) {
+  const span = vocalSpan(vocals, { mixture });
   return {
-    vocals,
-    span: span && { start: span.start + start, end: span.end + start },
+    span: span && { start: span.start + offset, end: span.end + offset },
     aggregates: waveformAggregates(vocals),
   };
 }

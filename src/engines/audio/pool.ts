@@ -10,7 +10,8 @@ type Jobs = typeof jobs;
 export class AudioPool {
   private readonly pool: WorkerPool;
 
-  constructor(size: number) {
+  /** `size`: steps at a time, each on its own thread. */
+  constructor(readonly size: number) {
     this.pool = new WorkerPool(scriptNextTo(import.meta.url, 'audio-worker'), size);
   }
 

@@ -5,6 +5,7 @@
  * persona can learn its voice (`vox_audio_id`).
  */
 import { badRequest } from '../../errors.js';
+import { concat, slice } from '../../engines/audio/pcm.js';
 import type { Studio } from './studio.js';
 
 export async function extractVocals(studio: Studio): Promise<Record<string, unknown>> {
@@ -23,7 +24,14 @@ export async function extractVocals(studio: Studio): Promise<Record<string, unkn
   }
   // The song as clients hear it: one decode, where its stems would be several.
   const whole = await studio.decode('audio_id', String(song.item.audio_url));
-  const { vocals, span, aggregates } = await studio.engine.run('extractVocal', whole, start, end);
+  // One piece of the window per worker thread: separation is most of the work.
+  const pieces = studio.engine.size;
+  const bounds = Array.from({ length: pieces + 1 }, (_, i) => start + ((end - start) * i) / pieces);
+  const parts = await Promise.all(
+    bounds.slice(1).map((to, i) => studio.engine.run('vocalsOf', whole, bounds[i]!, to)),
+  );
+  const vocals = concat(parts);
+  const { span, aggregates } = await studio.engine.run('describeVocal', vocals, slice(whole, start, end), start);
   const item = await studio.publish(
     { stems: { vocals }, origin: 'vocal', analysis: song.sound },
     {
