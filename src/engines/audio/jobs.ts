@@ -5,6 +5,7 @@
  */
 import { biquad, filterChain } from './biquad.js';
 import { drawCover, type CoverInput } from './cover.js';
+import { integratedLoudness, truePeak } from './loudness.js';
 import { applyMaster, planMaster } from './master.js';
 import { addInto, durationOf, mix, mono, silence, slice, type Pcm } from './pcm.js';
 import { medianPitch, pitchTrack } from './pitch.js';
@@ -46,25 +47,56 @@ export function cover(input: CoverInput): Uint8Array {
   return new Uint8Array(drawCover(input));
 }
 
-export function compose(spec: SongSpec): { plan: SongPlan; stems: Stems } {
-  const plan = planSong(spec);
-  return { plan, stems: bandLimited(renderSong(plan).stems) };
+/**
+ * The engine renders every stem within a fixed share of full scale, so a raw mix sits around
+ * −20 to −24 LUFS. A new song is levelled to about −16 LUFS, as far as its true peak allows
+ * (−1.5 dBTP: no limiting, so nothing else changes); a part of an existing song (an extension,
+ * a replaced section) takes that song's level, so that it joins at the same loudness.
+ */
+const LEVEL_LUFS = -16;
+const LEVEL_CEILING_DBTP = -1.5;
+
+function levelOf(stems: Stems): number {
+  const song = sumOf(stems);
+  const loudness = integratedLoudness(song);
+  if (!Number.isFinite(loudness)) return 1;
+  return 10 ** (Math.min(LEVEL_LUFS - loudness, LEVEL_CEILING_DBTP - truePeak(song)) / 20);
 }
 
-export function render(plan: SongPlan, parts?: string[]): Stems {
-  return bandLimited(renderSong(plan, parts ? { parts } : {}).stems);
+export interface Take {
+  plan: SongPlan;
+  stems: Stems;
+  /** The gain the song was levelled with; its later parts take the same. */
+  level: number;
+}
+
+function levelled(plan: SongPlan, stems: Stems, level?: number): Take {
+  const gain = level ?? levelOf(stems);
+  for (const pcm of Object.values(stems))
+    for (const channel of pcm.channels) for (let i = 0; i < channel.length; i += 1) channel[i]! *= gain;
+  return { plan, stems, level: gain };
+}
+
+function rendered(plan: SongPlan): Stems {
+  return bandLimited(renderSong(plan).stems);
+}
+
+/** A song, or a part of one (`spec.base`) at that song's `level`. */
+export function compose(spec: SongSpec, level?: number): Take {
+  const plan = planSong(spec);
+  return levelled(plan, rendered(plan), level);
 }
 
 /** A second take of a song: `varyPlan` decides how far it strays. */
-export function vary(plan: SongPlan, amount: 'subtle' | 'normal' | 'high', seed: number) {
+export function vary(plan: SongPlan, amount: 'subtle' | 'normal' | 'high', seed: number): Take {
   const varied = varyPlan(plan, amount, seed);
-  return { plan: varied, stems: render(varied) };
+  return levelled(varied, rendered(varied));
 }
 
 /** The same melody and words in another style. */
-export function recompose(plan: SongPlan, spec: RestyleSpec) {
+export function recompose(plan: SongPlan, spec: RestyleSpec): Take {
   const restyled = restyle(plan, spec);
-  return { plan: restyled, stems: render(restyled) };
+  return levelled(restyled, rendered(restyled));
 }
 
 /** −14 LUFS, true peak under the ceiling, gentle EQ: planned on the mix, applied to each stem. */

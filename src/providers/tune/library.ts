@@ -20,6 +20,8 @@ export interface Sound {
   root: number;
   mode: 'major' | 'minor';
   voice?: Voice;
+  /** The gain the engine levelled it with: parts rendered for it later take the same. */
+  level?: number;
 }
 
 /** The Music item as given to the client. */

@@ -31,7 +31,12 @@ export async function extractVocals(studio: Studio): Promise<Record<string, unkn
     bounds.slice(1).map((to, i) => studio.engine.run('vocalsOf', whole, bounds[i]!, to)),
   );
   const vocals = concat(parts);
-  const { span, aggregates } = await studio.engine.run('describeVocal', vocals, slice(whole, start, end), start);
+  const { span, aggregates } = await studio.engine.run(
+    'describeVocal',
+    vocals,
+    slice(whole, start, end),
+    start,
+  );
   const item = await studio.publish(
     { stems: { vocals }, origin: 'vocal', analysis: song.sound },
     {

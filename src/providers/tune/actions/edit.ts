@@ -42,6 +42,7 @@ function wordsOfSong(song: Song, suffix: string): Words {
 
 function madeLike(song: Song, stems: Stems): Made {
   return {
+    level: song.sound.level,
     stems,
     origin: song.sound.origin,
     analysis: song.sound,
@@ -69,7 +70,10 @@ export async function replaceSection(studio: Studio, lyricist: Lyricist): Promis
   const { words, spec } = await partFor(studio, lyricist, song, window, true);
   const result: Words = { ...wordsOfSong(song, ''), lyric: words.lyric || String(song.item.lyric ?? '') };
   await studio.announce([result]);
-  const [stems, part] = await Promise.all([studio.stemsOf(song), studio.engine.run('compose', spec)]);
+  const [stems, part] = await Promise.all([
+    studio.stemsOf(song),
+    studio.engine.run('compose', spec, song.sound.level),
+  ]);
   const edited = await studio.engine.run('spliced', stems, part.stems, window.start, window.end);
   return [await studio.publish(madeLike(song, edited), result, { video: true, format: 'mp3' })];
 }
@@ -95,7 +99,7 @@ async function paint(
   await studio.announce([result]);
   const [stems, part] = await Promise.all([
     studio.stemsOf(song),
-    studio.engine.run('compose', { ...spec, lyric: words.lyric }),
+    studio.engine.run('compose', { ...spec, lyric: words.lyric }, song.sound.level),
   ]);
   const added = Object.fromEntries(
     Object.entries(part.stems).filter(([name]) => (name === 'vocals') === vocal),

@@ -49,8 +49,8 @@ async function continuation(
     at,
   );
   const takes = await Promise.all([
-    studio.engine.run('compose', spec),
-    studio.engine.run('compose', { ...spec, seed: spec.seed + 1 }),
+    studio.engine.run('compose', spec, song.sound.level),
+    studio.engine.run('compose', { ...spec, seed: spec.seed + 1 }, song.sound.level),
   ]);
   return Promise.all(
     takes.map((take) =>
@@ -131,6 +131,7 @@ export async function concat(studio: Studio): Promise<MusicItem[]> {
     origin: song.sound.origin,
     analysis: song.sound,
     plan: first.sound.plan,
+    level: first.sound.level,
     voice: song.sound.voice,
   };
   return [await studio.publish(made, words, { video: true, format: 'mp3' })];

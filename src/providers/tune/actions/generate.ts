@@ -3,7 +3,7 @@
  * origin returns. With tune-v5 `variation_category` sets how far the second take strays from
  * the first; before v5 the second is an independent take of the same words.
  */
-import type { Analysis } from '../../../engines/audio/jobs.js';
+import type { Analysis, Take } from '../../../engines/audio/jobs.js';
 import type { SongPlan, SongSpec } from '../../../engines/audio/plan.js';
 import type { Lyricist } from '../lyricist.js';
 import type { MusicItem } from '../library.js';
@@ -20,13 +20,14 @@ export function analysisOf(plan: SongPlan): Analysis {
   };
 }
 
-export function madeFrom(result: { plan: SongPlan; stems: Made['stems'] }): Made {
+export function madeFrom(take: Take): Made {
   return {
-    stems: result.stems,
+    stems: take.stems,
     origin: 'engine',
-    plan: result.plan,
-    analysis: analysisOf(result.plan),
-    voice: result.plan.voice,
+    plan: take.plan,
+    analysis: analysisOf(take.plan),
+    voice: take.plan.voice,
+    level: take.level,
   };
 }
 

@@ -49,7 +49,13 @@ export async function mashup(studio: Studio): Promise<MusicItem[]> {
   const mixed = await studio.engine.run('overlay', host, trimmed(guest, length, offset), Math.max(0, offset));
   return [
     await studio.publish(
-      { stems: mixed, origin: 'engine', analysis: first.sound, voice: first.sound.voice },
+      {
+        stems: mixed,
+        origin: 'engine',
+        analysis: first.sound,
+        voice: first.sound.voice,
+        level: first.sound.level,
+      },
       words,
       { video: true, format: 'mp3' },
     ),
