@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/expect.js';
-import { startServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { decode, download, durationOf, loudness, probe, residualDb, sum } from '../support/media-probe.js';
-import { dataUrl, SHORT_LYRIC, tune, uploadedSong, type Item } from './music.js';
+import { dataUrl, type Item, serverWithSong, SHORT_LYRIC, tune, uploadedSong } from './music.js';
 
 // Each request renders, encodes and stores whole songs: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -17,15 +17,10 @@ let token: string;
 let song: Item;
 
 beforeAll(async () => {
-  server = await startServer();
-  token = await server.token();
-  [song] = (await tune(server, token, {
-    action: 'generate',
-    custom: true,
+  ({ server, token, song } = await serverWithSong({
     title: 'Glow',
     style: 'synth pop, 110 bpm, drums, bass, piano',
-    lyric: SHORT_LYRIC,
-  })) as [Item];
+  }));
 });
 afterAll(() => server.close());
 

@@ -2,7 +2,7 @@
  * Shared steps of the music tests: a server, requests to /tune/audios, and a small song.
  */
 import { expect } from 'vitest';
-import type { TestServer } from '../support/server.js';
+import { startServer, type TestServer } from '../support/server.js';
 import { wavOf } from '../support/media-probe.js';
 
 export type Item = {
@@ -62,3 +62,13 @@ export function uploadedSong(seconds: number, bpm: number): Buffer {
 }
 
 export const dataUrl = (bytes: Buffer, type: string) => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** A server, a token, and a first song made with `body` (custom mode with the short lyric). */
+export async function serverWithSong(
+  body: Record<string, unknown>,
+): Promise<{ server: TestServer; token: string; song: Item }> {
+  const server = await startServer();
+  const token = await server.token();
+  const [song] = await tune(server, token, { action: 'generate', custom: true, lyric: SHORT_LYRIC, ...body });
+  return { server, token, song: song! };
+}

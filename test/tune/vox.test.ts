@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/expect.js';
-import { startServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { decode, download, probe } from '../support/media-probe.js';
-import { SHORT_LYRIC, tune, type Item } from './music.js';
+import { type Item, serverWithSong, SHORT_LYRIC, tune } from './music.js';
 
 // Each request renders, encodes and stores whole songs: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -17,15 +17,10 @@ let token: string;
 let song: Item;
 
 beforeAll(async () => {
-  server = await startServer();
-  token = await server.token();
-  [song] = (await tune(server, token, {
-    action: 'generate',
-    custom: true,
+  ({ server, token, song } = await serverWithSong({
     style: 'pop, piano, bass, drums, 100 bpm',
-    lyric: SHORT_LYRIC,
     vocal_gender: 'm',
-  })) as [Item];
+  }));
 });
 afterAll(() => server.close());
 
@@ -67,7 +62,9 @@ describe('/tune/vox', () => {
     const mix = await decode(await download(song.audio_url));
     const extracted = await decode(await download(result.vocal_audio_url));
     const gain = sdr(reference, extracted) - sdr(reference, mix);
-    console.log(`vocal SDR: mix ${sdr(reference, mix).toFixed(1)} dB, extracted ${sdr(reference, extracted).toFixed(1)} dB`);
+    console.log(
+      `vocal SDR: mix ${sdr(reference, mix).toFixed(1)} dB, extracted ${sdr(reference, extracted).toFixed(1)} dB`,
+    );
     expect(gain).toBeGreaterThanOrEqual(6);
     expect(result.vocal_start_s).toBeGreaterThanOrEqual(0);
     expect(result.vocal_end_s).toBeGreaterThan(result.vocal_start_s + 3);

@@ -14,13 +14,13 @@ import { keepTo } from './extend.js';
 import { voiceOf } from './voice.js';
 import { wordsOf } from './words.js';
 
-interface Window {
+export interface Window {
   start: number;
   end: number;
 }
 
 /** `<action>_start` and `<action>_end`; the end must fall before the song ends (spec Limits). */
-function windowOf(studio: Studio, song: Song, action: string): Window {
+export function windowOf(studio: Studio, song: Song, action: string): Window {
   const start = studio.number(`${action}_start`) ?? 0;
   const end = studio.number(`${action}_end`) ?? song.duration;
   if (end >= song.duration) {

@@ -6,18 +6,13 @@
 import { badRequest } from '../../../errors.js';
 import type { MusicItem } from '../library.js';
 import type { Studio, Words } from '../studio.js';
+import { windowOf } from './edit.js';
 
 const BEATS_PER_BAR = 4;
 
 export async function samples(studio: Studio): Promise<MusicItem[]> {
   const song = await studio.song('audio_id', studio.text('audio_id'));
-  const start = studio.number('samples_start') ?? 0;
-  const end = studio.number('samples_end') ?? song.duration;
-  if (end >= song.duration) {
-    throw badRequest([
-      { field: 'samples_end', rule: `must be less than the song's duration (${song.duration} s)` },
-    ]);
-  }
+  const { start, end } = windowOf(studio, song, 'samples');
   const bar = (BEATS_PER_BAR * 60) / song.sound.bpm;
   const firstBar =
     song.sound.firstBeat + Math.max(0, Math.ceil((start - song.sound.firstBeat) / bar - 1e-6)) * bar;
