@@ -3,7 +3,8 @@
  * answers deterministically from the request: the reply repeats the last user message's words
  * (one word a token), JSON mode answers a JSON object, a tool request calls the first tool; it
  * honours n, max_tokens (finish_reason length), stream and stream_options.include_usage. Tests
- * script failures: statuses to answer first, a delay, a stream that breaks after a few chunks.
+ * script failures (statuses to answer first, a delay, a stream that breaks after a few chunks)
+ * and, where the echo is not what they need, the content of the next answers.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +36,8 @@ export interface FakeUpstream {
   failNext(...statuses: number[]): void;
   /** Delays every answer by this many milliseconds. */
   delay(ms: number): void;
+  /** The next answers' content, one per request, before answering by echo again. */
+  answerNext(...contents: string[]): void;
   /** The next streamed answer breaks after this many content chunks. */
   breakNextStreamAfter(chunks: number): void;
   close(): Promise<void>;
@@ -90,6 +93,7 @@ function read(req: IncomingMessage): Promise<string> {
 export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
   const received: FakeUpstream['received'] = [];
   const failures: number[] = [];
+  const scripted: string[] = [];
   let delayMs = 0;
   let breakAfter: number | undefined;
   let counter = 0;
@@ -107,7 +111,11 @@ export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
     const id = `chatcmpl-${name}-${counter}`;
     const created = Math.floor(Date.now() / 1000);
     const n = body.n ?? 1;
-    const answer = answerOf(body);
+    const next = scripted.shift();
+    const answer =
+      next === undefined
+        ? answerOf(body)
+        : { content: next, finish: 'stop', tokens: next.split(/\s+/).length };
     const usage = {
       prompt_tokens: promptTokens(body.messages),
       completion_tokens: answer.tokens * n,
@@ -176,6 +184,7 @@ export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     received,
     failNext: (...statuses) => failures.push(...statuses),
+    answerNext: (...contents) => scripted.push(...contents),
     delay: (ms) => (delayMs = ms),
     breakNextStreamAfter: (chunks) => (breakAfter = chunks),
     close: () => new Promise((r) => server.close(() => r())),
