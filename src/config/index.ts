@@ -85,8 +85,8 @@ function crossChecks(input: ConfigInput): string[] {
       problems.push(`channels[${i}].base_url: is required for type ${channel.type}`);
     }
     const serves = CHANNEL_CAPABILITY[channel.type];
-    if (channel.capability !== serves) {
-      problems.push(`channels[${i}].capability: ${channel.type} channels serve ${serves} only`);
+    if (!serves.includes(channel.capability)) {
+      problems.push(`channels[${i}].capability: ${channel.type} channels serve ${serves.join(', ')} only`);
     }
   });
   return problems;

@@ -30,16 +30,22 @@ export const CHANNEL_TYPES = [
   'serper',
   'passthrough',
   'local-index',
+  'kling',
+  'seedance',
+  'minimax',
 ] as const;
 
-/** Which capability each channel type serves. */
-export const CHANNEL_CAPABILITY: Readonly<Record<(typeof CHANNEL_TYPES)[number], string>> = {
-  'openai-compatible': 'chat',
-  'local-llm': 'chat',
-  searxng: 'serp',
-  serper: 'serp',
-  passthrough: 'serp',
-  'local-index': 'serp',
+/** Which capabilities each channel type serves. */
+export const CHANNEL_CAPABILITY: Readonly<Record<(typeof CHANNEL_TYPES)[number], readonly string[]>> = {
+  'openai-compatible': ['chat'],
+  'local-llm': ['chat'],
+  searxng: ['serp'],
+  serper: ['serp'],
+  passthrough: ['serp', 'clip', 'dance', 'maxi'],
+  'local-index': ['serp'],
+  kling: ['clip'],
+  seedance: ['dance'],
+  minimax: ['maxi'],
 };
 
 /** An upstream (or in-process model) that serves some models of one capability. */
@@ -49,7 +55,9 @@ const Channel = Closed({
   type: StringEnum(CHANNEL_TYPES, {
     description:
       'chat: openai-compatible (any upstream speaking OpenAI chat completions), local-llm (a GGUF file run in-process); ' +
-      'serp: searxng (a SearXNG JSON API), serper (a Serper-style API), passthrough (an upstream speaking /serp/web), local-index (the local search index)',
+      'serp: searxng (a SearXNG JSON API), serper (a Serper-style API), passthrough (an upstream speaking /serp/web), local-index (the local search index); ' +
+      "clip: kling (Kling's video API); dance: seedance (the ModelArk content generation tasks API); maxi: minimax (MiniMax video generation); " +
+      'clip, dance, maxi: passthrough (an upstream speaking this same interface)',
   }),
   base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
   api_key: Type.Optional(Type.String({ minLength: 1 })),
@@ -236,6 +244,18 @@ export const ConfigSchema = Closed({
           minimum: 1,
           maximum: 64,
           description: 'threads composing and processing audio at a time; one per core when absent',
+        }),
+      ),
+    },
+    { default: {} },
+  ),
+  video: Closed(
+    {
+      workers: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 64,
+          description: 'threads rendering videos at a time (all three families); one per core when absent',
         }),
       ),
     },

@@ -26,12 +26,13 @@ function kindOf(error: unknown, errors: ErrorClasses): string {
 }
 
 export function serveMethods(methods: Record<string, Method>, errors: ErrorClasses = {}): void {
-  parentPort?.on('message', ({ id, method, args }: { id: number; method: string; args: never[] }) => {
+  parentPort?.on('message', async ({ id, method, args }: { id: number; method: string; args: never[] }) => {
     let reply: Reply;
     try {
       const run = methods[method];
       if (!run) throw new Error(`no worker method ${method}`);
-      const result = run(...args);
+      // A method may be asynchronous (one that drives ffmpeg, say): its result is awaited.
+      const result: unknown = await run(...args);
       parentPort?.postMessage({ id, result } satisfies Reply, [...buffersOf(result, new Set())]);
       return;
     } catch (error) {

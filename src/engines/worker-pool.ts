@@ -105,3 +105,28 @@ export class WorkerPool {
     return worker;
   }
 }
+
+/** A pool whose calls are typed by the module of steps its worker script serves. */
+export class StepPool<Steps extends Record<string, (...args: never[]) => unknown>> {
+  private readonly pool: WorkerPool;
+
+  /** `size`: steps at a time, each on its own thread. */
+  constructor(
+    script: URL,
+    readonly size: number,
+    errors: ErrorClasses = {},
+  ) {
+    this.pool = new WorkerPool(script, size, errors);
+  }
+
+  run<K extends keyof Steps & string>(
+    step: K,
+    ...args: Parameters<Steps[K]>
+  ): Promise<Awaited<ReturnType<Steps[K]>>> {
+    return this.pool.call(step, ...args);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

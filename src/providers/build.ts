@@ -19,6 +19,15 @@ import type { MediaSources } from '../net/media.js';
 import type { Db } from '../store/database.js';
 import { QrArtCapability } from './qrart/capability.js';
 import { TuneCapability } from './tune/capability.js';
+import { VideoPool } from '../engines/video/pool.js';
+import { VideoCapability } from './video/capability.js';
+import { Kling } from './video/channels/kling.js';
+import { MiniMax } from './video/channels/minimax.js';
+import { VideoPassthrough } from './video/channels/passthrough.js';
+import { Seedance } from './video/channels/seedance.js';
+import type { VideoBackend, VideoFamily } from './video/channels/types.js';
+import { VideoLibrary } from './video/library.js';
+import { SoundTrack } from './video/sound.js';
 import { MusicLibrary } from './tune/library.js';
 import { Lyricist } from './tune/lyricist.js';
 import { SerpCapability } from './serp/capability.js';
@@ -88,6 +97,21 @@ function lyricistOf(config: Config, chat: ChatCapability | undefined): Lyricist 
   return new Lyricist(chat && model ? { capability: chat, model } : undefined);
 }
 
+function videoBackend(channel: ChannelConfig): VideoBackend {
+  switch (channel.type) {
+    case 'kling':
+      return new Kling(channel);
+    case 'seedance':
+      return new Seedance(channel);
+    case 'minimax':
+      return new MiniMax(channel);
+    default:
+      return new VideoPassthrough(channel);
+  }
+}
+
+const VIDEO_FAMILIES: readonly VideoFamily[] = ['clip', 'dance', 'maxi'];
+
 export function providersFrom(config: Config, resources?: EngineResources): Providers {
   const policy: RoutingPolicy = {
     retries: config.routing.retries,
@@ -95,7 +119,7 @@ export function providersFrom(config: Config, resources?: EngineResources): Prov
     cooldownAfter: config.routing.cooldown_after,
     cooldownSeconds: config.routing.cooldown_seconds,
   };
-  const capabilities: { chat?: Capability; serp?: Capability; qrart?: Capability; tune?: Capability } = {
+  const capabilities: Partial<Record<'chat' | 'serp' | 'qrart' | 'tune' | VideoFamily, Capability>> = {
     // The QR renderer is local and needs nothing configured: one render per core at a time.
     qrart: new QrArtCapability(availableParallelism()),
   };
@@ -105,12 +129,27 @@ export function providersFrom(config: Config, resources?: EngineResources): Prov
     capabilities.chat = new ChatCapability(new ChannelRouter(chat, policy), backends);
   }
   if (resources) {
+    const audio = new AudioPool(config.music.workers ?? availableParallelism());
     capabilities.tune = new TuneCapability(
       new MusicLibrary(resources.db),
-      new AudioPool(config.music.workers ?? availableParallelism()),
+      audio,
       lyricistOf(config, capabilities.chat as ChatCapability | undefined),
       resources.media,
     );
+    // One pool of render threads for the three video families, which share the local engine.
+    const videos = new VideoPool(config.video.workers ?? availableParallelism());
+    const library = new VideoLibrary(resources.db);
+    for (const family of VIDEO_FAMILIES) {
+      const channels = config.channels.filter((c) => c.capability === family);
+      const upstreams =
+        channels.length > 0
+          ? {
+              router: new ChannelRouter(channels, policy),
+              backends: new Map(channels.map((c) => [c.name, videoBackend(c)])),
+            }
+          : undefined;
+      capabilities[family] = new VideoCapability(family, library, videos, new SoundTrack(audio), upstreams);
+    }
   }
   const configured = config.channels.filter((c) => c.capability === 'serp');
   const serp = configured.length > 0 ? configured : [IMPLICIT_LOCAL];

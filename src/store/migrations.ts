@@ -154,6 +154,22 @@ const migrations: Record<string, Migration> = {
       for (const table of ['personas', 'songs']) await sql`drop table ${sql.table(table)}`.execute(db);
     },
   },
+  '0004_video_library': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('videos')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_id', 'text', (c) => c.notNull())
+        .addColumn('task_id', 'text', (c) => c.notNull())
+        .addColumn('item', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table videos`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

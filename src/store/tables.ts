@@ -133,6 +133,19 @@ export interface PersonaTable {
   created_at: number;
 }
 
+/** Every video a token was given, with what a later extension needs to continue it. */
+export interface VideoTable {
+  /** The result item's `id`, which `/clip/videos` extend names as `video_id`. */
+  id: string;
+  token_id: string;
+  task_id: string;
+  /** The result item as returned (JSON). */
+  item: string;
+  /** What it was made from (JSON): last frame, prompt, the upstream's own video id. */
+  source: string;
+  created_at: number;
+}
+
 export interface Database {
   tokens: TokenTable;
   usage: UsageTable;
@@ -141,4 +154,5 @@ export interface Database {
   deliveries: DeliveryTable;
   songs: SongTable;
   personas: PersonaTable;
+  videos: VideoTable;
 }

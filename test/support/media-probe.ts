@@ -32,6 +32,7 @@ export interface Probe {
     height?: number;
     duration?: string;
     r_frame_rate?: string;
+    nb_frames?: string;
   }[];
 }
 

@@ -3,7 +3,7 @@
  */
 import { expect } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
-import { wavOf } from '../support/media-probe.js';
+import { download, durationOf, probe, wavOf } from '../support/media-probe.js';
 
 export type Item = {
   id: string;
@@ -24,6 +24,10 @@ export type Item = {
 export const SHORT_LYRIC =
   '[Verse]\nWalking down the river road\nSinging softly all alone\n[Chorus]\nHold the light and let it glow\nHome is where the rivers go';
 
+/**
+ * A /tune/audios request that must succeed. Every item's audio is checked with ffprobe: MP3 for
+ * songs, WAV for stems and samples, lasting the item's `duration`.
+ */
 export async function tune(
   server: TestServer,
   token: string,
@@ -33,7 +37,12 @@ export async function tune(
   expect(answer.status, answer.text).toBe(200);
   expect(answer.body.success).toBe(true);
   const data = answer.body.data as Item[];
-  for (const item of data) expect(item.state).toBe('succeeded');
+  for (const item of data) {
+    expect(item.state).toBe('succeeded');
+    const probed = await probe(await download(item.audio_url));
+    expect(['mp3', 'pcm_f32le']).toContain(probed.streams[0]!.codec_name);
+    expect(Math.abs(durationOf(probed) - item.duration), item.title).toBeLessThan(0.1);
+  }
   return data;
 }
 

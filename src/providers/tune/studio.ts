@@ -2,7 +2,6 @@
  * What every music action works with: the request, the token's library of audios, the engine's
  * worker threads, and the way a result becomes a Music item (MP3, cover, video, kept stems).
  */
-import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { decodeAudio, encodeAudio, renderVisualizer, UnreadableAudio } from '../../engines/audio/ffmpeg.js';
 import type { Analysis, Stems } from '../../engines/audio/jobs.js';
@@ -12,6 +11,7 @@ import type { SongPlan } from '../../engines/audio/plan.js';
 import type { Voice } from '../../engines/audio/singer.js';
 import { badRequest } from '../../errors.js';
 import type { Job } from '../index.js';
+import { stableSeed, stableUuid } from '../ids.js';
 import type { MusicItem, MusicLibrary, Song, Sound } from './library.js';
 import { DEFAULT_MODEL, MAX_SONG_SECONDS, maxSecondsOf } from './models.js';
 
@@ -69,7 +69,7 @@ export class Studio {
   ) {
     this.input = job.input;
     this.model = text(job.input.model) || DEFAULT_MODEL;
-    this.seed = createHash('sha256').update(job.taskId).digest().readUInt32LE(0);
+    this.seed = stableSeed(job.taskId);
     // Every ffmpeg process of the task listens to its deadline: a dozen at once is normal.
     setMaxListeners(64, job.signal);
   }
@@ -89,8 +89,7 @@ export class Studio {
 
   /** The n-th item id of the task: the same on a rerun, so nothing is stored twice. */
   itemId(n: number): string {
-    const hex = createHash('sha256').update(`${this.job.taskId}:${n}`).digest('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+    return stableUuid(`${this.job.taskId}:${n}`);
   }
 
   /** An audio of this token, or a 400 naming the field. */

@@ -1,0 +1,256 @@
+/**
+ * The near layer's forms, drawn back to front over the ground: ridgelines, dunes, waves, city
+ * blocks, tree trunks, a meadow, a band of fire and floating orbs. Each is a few shapes laid out
+ * cell by cell along the world, so it reaches as far as the camera goes and no further.
+ */
+import type { Rgb } from '../qr/palette.js';
+import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw.js';
+import { extentOf, type Layer } from './layer.js';
+import { fbm1 } from './noise.js';
+import { cellRandom, formRandom, type Stage } from './stage.js';
+import type { Form } from './words.js';
+
+/** Cells of `size` world units covering the layer's width, with their index. */
+function cells(layer: Layer, size: number): number[] {
+  const [left, , right] = extentOf(layer);
+  const out: number[] = [];
+  for (let k = Math.floor(left / size) - 1; k <= Math.ceil(right / size); k += 1) out.push(k);
+  return out;
+}
+
+const bottomOf = (layer: Layer) => extentOf(layer)[3];
+
+/** Where the fire stands, below the horizon in frame heights; its sparks rise from there. */
+export const FIRE_LINE = 0.32;
+
+function ridges(layer: Layer, s: Stage): void {
+  const random = formRandom(s, 'ridges');
+  const u = s.unit;
+  for (let j = 0; j < 3; j += 1) {
+    const line = fbm1(random, 5);
+    const scale = 0.7 * u * (1 - j * 0.2);
+    const base = s.horizon + (j - 0.5) * 0.06 * u;
+    const height = (0.34 - j * 0.08) * u;
+    const color = mixRgb(shade(s.palette.colors[2]!, 0.8), s.skyLow, 0.55 - j * 0.22);
+    const peak = (x: number) => base - height * line(x / scale + 40 * j) ** 1.4;
+    const bottom = bottomOf(layer);
+    fillColumns(
+      layer,
+      peak,
+      () => bottom,
+      (x, y) => packed(shade(color, 1 - 0.25 * Math.min(1, (y - peak(x)) / u))),
+    );
+  }
+}
+
+function dunes(layer: Layer, s: Stage): void {
+  const random = formRandom(s, 'dunes');
+  const u = s.unit;
+  const sand = mixRgb(s.palette.colors[0]!, [230, 190, 120], 0.6);
+  for (let j = 0; j < 4; j += 1) {
+    const roll = fbm1(random, 3);
+    const phase = random() * 10;
+    const base = s.horizon + (0.02 + j * 0.09) * u;
+    const crest = (x: number) =>
+      base - 0.07 * u * (0.6 * Math.sin(x / (0.35 * u) + phase) + 0.4 * roll(x / (0.5 * u)));
+    const tone = shade(sand, 0.8 + j * 0.07);
+    // Lit from the left: faces that rise to the right are brighter. The slope is taken over a
+    // wide step, so the noise's fine detail does not streak the shading.
+    const step = 0.03 * u;
+    fillColumns(
+      layer,
+      crest,
+      () => bottomOf(layer),
+      (x, y) => {
+        const slope = (crest(x + step) - crest(x - step)) / (2 * step);
+        const depth = Math.min(1, (y - crest(x)) / (0.15 * u));
+        return packed(shade(tone, 1 + Math.max(-0.2, Math.min(0.2, slope * 1.5)) - 0.1 * depth));
+      },
+    );
+  }
+}
+
+function waves(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const bottom = bottomOf(layer);
+  const shallow = mixRgb(s.palette.colors[0]!, s.skyLow, 0.4);
+  const deep = shade(s.palette.colors[2]!, 0.8);
+  const foam = mixRgb(s.palette.paper, [255, 255, 255], 0.5);
+  const random = formRandom(s, 'waves');
+  // Rows of crests, closer together near the horizon as perspective would have them.
+  const rows: { y: number; amp: number; freq: number; phase: number }[] = [];
+  for (let k = 1; ; k += 1) {
+    const y = s.horizon + 0.01 * u * k ** 1.6;
+    if (y > bottom + 0.1 * u) break;
+    rows.push({
+      y,
+      amp: 0.004 * u * k ** 0.9,
+      freq: (2 * Math.PI) / (0.18 * u * k ** 0.7),
+      phase: random() * 6.28,
+    });
+  }
+  // Column by column: the crests once, then down the column past them in order.
+  const crests = new Float64Array(rows.length);
+  const d = layer.density;
+  const y0 = Math.max(0, Math.round(layer.oy + s.horizon * d));
+  for (let px = 0; px < layer.width; px += 1) {
+    const x = (px - layer.ox) / d;
+    rows.forEach((row, k) => (crests[k] = row.y + row.amp * Math.sin(x * row.freq + row.phase)));
+    let next = 0;
+    for (let py = y0; py < layer.height; py += 1) {
+      const y = (py - layer.oy) / d;
+      while (next < crests.length && crests[next]! <= y) next += 1;
+      const above = next > 0 ? crests[next - 1]! : s.horizon;
+      const below = next < crests.length ? crests[next]! : bottom + u;
+      const base = mixRgb(shallow, deep, Math.min(1, (y - s.horizon) / (0.6 * u)));
+      const within = (y - above) / Math.max(1, below - above);
+      const color =
+        within < 0.12 ? mixRgb(base, foam, 0.55 * (1 - within / 0.12)) : shade(base, 1.08 - 0.2 * within);
+      over(layer.data, py * layer.width + px, packed(color));
+    }
+  }
+}
+
+function blocks(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const ground = s.horizon + 0.16 * u;
+  const dark = shade(s.palette.colors[2]!, s.night ? 0.45 : 0.75);
+  const lit: Rgb = s.night ? [255, 214, 140] : mixRgb(s.skyLow, [255, 255, 255], 0.3);
+  for (const [row, width, haze] of [
+    [0, 0.09 * u, 0.45],
+    [1, 0.07 * u, 0],
+  ] as const) {
+    for (const k of cells(layer, width)) {
+      const r = cellRandom(s, `blocks${row}`, k);
+      const left = k * width + r() * 0.1 * width;
+      const right = (k + 1) * width - r() * 0.15 * width;
+      const top = ground - (row === 0 ? 0.25 + r() * 0.3 : 0.12 + r() * 0.3) * u;
+      const body = mixRgb(shade(dark, 0.85 + r() * 0.3), s.skyLow, haze);
+      fillRect(layer, left, top, right, ground + row * 0.02 * u, packed(body));
+      const size = 0.012 * u;
+      for (let y = top + size; y < ground - size; y += size * 1.8) {
+        for (let x = left + size * 0.7; x < right - size; x += size * 1.6) {
+          if (r() < (s.night ? 0.45 : 0.25)) {
+            fillRect(layer, x, y, x + size, y + size, packed(mixRgb(body, lit, 0.75 - haze)));
+          }
+        }
+      }
+    }
+  }
+  fillRect(layer, extentOf(layer)[0], ground, extentOf(layer)[2], bottomOf(layer), packed(shade(dark, 0.7)));
+}
+
+function trunks(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const ground = s.horizon + 0.12 * u;
+  const floor = shade(mixRgb(s.palette.colors[2]!, [60, 80, 40], 0.3), 0.7);
+  fillRect(layer, extentOf(layer)[0], ground, extentOf(layer)[2], bottomOf(layer), packed(floor));
+  const bark = mixRgb(shade(s.palette.colors[2]!, 0.5), [70, 48, 30], 0.5);
+  const width = 0.11 * u;
+  for (const k of cells(layer, width)) {
+    const r = cellRandom(s, 'trunks', k);
+    const x = (k + 0.5) * width + (r() - 0.5) * 0.5 * width;
+    const foot = ground + r() * 0.12 * u;
+    const girth = (0.012 + r() * 0.022) * u * (1 + (foot - ground) / u);
+    const top = foot - (0.55 + r() * 0.45) * u;
+    fillRect(layer, x - girth / 2, top, x + girth / 2, foot, packed(shade(bark, 0.8 + r() * 0.4)));
+    for (let leaf = 0; leaf < 9; leaf += 1) {
+      const leafColor = shade(s.palette.colors[leaf % 2]!, 0.55 + r() * 0.5);
+      const radius = (0.04 + r() * 0.07) * u;
+      disc(layer, x + (r() - 0.5) * 0.2 * u, top + (r() - 0.3) * 0.15 * u, radius, leafColor, 0.92, 0.15);
+    }
+  }
+}
+
+function blossoms(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const bottom = bottomOf(layer);
+  const grass = mixRgb(s.palette.colors[1]!, [90, 150, 70], 0.4);
+  fillColumns(
+    layer,
+    () => s.horizon,
+    () => bottom,
+    (_, y) => packed(shade(grass, 1.05 - 0.35 * Math.min(1, (y - s.horizon) / u))),
+  );
+  const petals: Rgb[] = [
+    s.palette.paper,
+    s.palette.colors[0]!,
+    [250, 220, 90],
+    mixRgb(s.palette.colors[0]!, [240, 110, 160], 0.6),
+  ];
+  const width = 0.05 * u;
+  for (const k of cells(layer, width)) {
+    const r = cellRandom(s, 'blossoms', k);
+    for (let y = s.horizon + 0.01 * u; y < bottom; y += (0.008 + (0.03 * (y - s.horizon)) / u) * u) {
+      const near = (y - s.horizon) / u;
+      const size = (0.002 + 0.012 * near) * u;
+      disc(
+        layer,
+        (k + r()) * width,
+        y + r() * 0.01 * u,
+        size,
+        petals[Math.floor(r() * petals.length)]!,
+        0.95,
+      );
+    }
+  }
+}
+
+function flames(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const ground = s.horizon + FIRE_LINE * u;
+  const random = formRandom(s, 'flames');
+  const tongue = fbm1(random, 4);
+  const core: Rgb = [255, 240, 190];
+  const mid = mixRgb(s.palette.colors[0]!, [255, 150, 40], 0.5);
+  const edge = mixRgb(s.palette.colors[2]!, [200, 40, 20], 0.5);
+  const height = (x: number) => (0.12 + 0.3 * tongue(x / (0.06 * u))) * u;
+  fillColumns(
+    layer,
+    (x) => ground - height(x),
+    () => ground,
+    (x, y) => {
+      const t = (ground - y) / height(x);
+      const color = t < 0.35 ? mixRgb(core, mid, t / 0.35) : mixRgb(mid, edge, (t - 0.35) / 0.65);
+      return packed(color, t < 0.7 ? 1 : 1 - (t - 0.7) / 0.3);
+    },
+  );
+  fillRect(layer, extentOf(layer)[0], ground, extentOf(layer)[2], bottomOf(layer), packed(shade(edge, 0.3)));
+}
+
+function orbs(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const width = 0.3 * u;
+  const [, top, , bottom] = extentOf(layer);
+  for (const k of cells(layer, width)) {
+    const r = cellRandom(s, 'orbs', k);
+    for (let y = top; y < bottom; y += 0.3 * u) {
+      const color = s.palette.colors[Math.floor(r() * s.palette.colors.length)]!;
+      disc(
+        layer,
+        (k + r()) * width,
+        y + r() * 0.3 * u,
+        (0.04 + r() * 0.12) * u,
+        shade(color, 1.15),
+        0.35 + r() * 0.3,
+        0.6,
+      );
+    }
+  }
+}
+
+const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
+  ridges,
+  dunes,
+  waves,
+  blocks,
+  trunks,
+  blossoms,
+  flames,
+  orbs,
+};
+
+/** Paints the near layer's forms in the order given (back to front). */
+export function paintLand(layer: Layer, stage: Stage, forms: readonly Form[]): void {
+  for (const form of forms) PAINTERS[form]?.(layer, stage);
+}

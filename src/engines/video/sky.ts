@@ -1,0 +1,148 @@
+/**
+ * The far layer: sky from the horizon up (a gradient, stars and a nebula at night, a sun or a
+ * moon), distant ground below it, then clouds and a planet. Scenes without ground get the
+ * palette's own procedural pattern instead, so abstract prompts stay abstract.
+ */
+import { canvasOf, paintBackground } from '../qr/background.js';
+import type { Rgb } from '../qr/palette.js';
+import { disc, mixRgb, packed, shade } from './draw.js';
+import { extentOf, type Layer } from './layer.js';
+import { noise2 } from './noise.js';
+import { cellRandom, formRandom, type Stage } from './stage.js';
+import type { Form } from './words.js';
+
+function gradient(layer: Layer, s: Stage, ground: boolean): void {
+  const u = s.unit;
+  const far = mixRgb(shade(s.palette.colors[2]!, 0.85), s.skyLow, 0.5);
+  for (let py = 0; py < layer.height; py += 1) {
+    const y = (py - layer.oy) / layer.density;
+    const color =
+      ground && y > s.horizon
+        ? shade(far, 1 - 0.3 * Math.min(1, (y - s.horizon) / u))
+        : mixRgb(s.skyLow, s.skyTop, Math.min(1, Math.max(0, (s.horizon - y) / (0.9 * u))));
+    layer.data.fill(packed(color), py * layer.width, (py + 1) * layer.width);
+  }
+}
+
+function stars(layer: Layer, s: Stage): void {
+  const random = formRandom(s, 'stars');
+  const [left, top, right] = extentOf(layer);
+  const count = Math.round((((right - left) * (s.horizon - top)) / (s.unit * s.unit)) * 160);
+  for (let i = 0; i < count; i += 1) {
+    const tint: Rgb = mixRgb([255, 255, 255], s.palette.colors[i % 3]!, random() * 0.4);
+    disc(
+      layer,
+      left + random() * (right - left),
+      top + random() * (s.horizon - top),
+      s.unit * (0.001 + random() * 0.002),
+      tint,
+      0.4 + random() * 0.6,
+    );
+  }
+}
+
+function nebula(layer: Layer, s: Stage): void {
+  const cloud = noise2(formRandom(s, 'nebula'));
+  const color = shade(s.palette.colors[0]!, 1.1);
+  const scale = 3 / s.unit;
+  for (let py = 0; py < layer.height; py += 1) {
+    const y = (py - layer.oy) / layer.density;
+    for (let px = 0; px < layer.width; px += 1) {
+      const x = (px - layer.ox) / layer.density;
+      const n = cloud(x * scale, y * scale) * 0.6 + cloud(x * scale * 2.3 + 7, y * scale * 2.3) * 0.4;
+      const a = Math.max(0, n - 0.55) * 1.2;
+      if (a > 0.02) {
+        const i = py * layer.width + px;
+        const d = layer.data[i]!;
+        const mixOf = (shift: number, c: number) => ((d >>> shift) & 0xff) * (1 - a) + c * a;
+        layer.data[i] = packed([mixOf(0, color[0]), mixOf(8, color[1]), mixOf(16, color[2])]);
+      }
+    }
+  }
+}
+
+function light(layer: Layer, s: Stage): void {
+  const random = formRandom(s, 'light');
+  if (random() < 0.35) return;
+  const x = (random() - 0.5) * 0.8 * s.unit;
+  const y = s.horizon - (0.2 + random() * 0.2) * s.unit;
+  const color: Rgb = s.night ? [235, 235, 220] : mixRgb([255, 240, 200], s.palette.colors[0]!, 0.2);
+  disc(layer, x, y, 0.2 * s.unit, color, 0.25, 1);
+  disc(layer, x, y, 0.06 * s.unit, color, 1);
+}
+
+function clouds(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const width = 0.5 * u;
+  const [left, , right] = extentOf(layer);
+  const white = s.night ? shade(s.skyLow, 1.3) : mixRgb(s.palette.paper, [255, 255, 255], 0.6);
+  for (let k = Math.floor(left / width) - 1; k <= Math.ceil(right / width); k += 1) {
+    const r = cellRandom(s, 'clouds', k);
+    const cx = (k + r()) * width;
+    const cy = s.horizon - (0.15 + r() * 0.35) * u;
+    for (let puff = 0; puff < 8; puff += 1) {
+      disc(
+        layer,
+        cx + (r() - 0.5) * 0.3 * u,
+        cy + (r() - 0.5) * 0.06 * u,
+        (0.04 + r() * 0.06) * u,
+        shade(white, 0.9 + r() * 0.1),
+        0.75,
+        0.5,
+      );
+    }
+  }
+}
+
+function planet(layer: Layer, s: Stage): void {
+  const random = formRandom(s, 'planet');
+  const u = s.unit;
+  const r = (0.15 + random() * 0.15) * u;
+  const cx = (random() - 0.5) * 0.9 * u;
+  const cy = s.horizon - (0.1 + random() * 0.2) * u;
+  const lit = shade(s.palette.colors[0]!, 1.1);
+  const dark = shade(s.palette.colors[2]!, 0.35);
+  const [lx, ly] = [Math.cos(random() * 6.28), -Math.abs(Math.sin(random() * 6.28))];
+  const d = layer.density;
+  for (let py = Math.floor(layer.oy + (cy - r) * d); py <= layer.oy + (cy + r) * d; py += 1) {
+    for (let px = Math.floor(layer.ox + (cx - r) * d); px <= layer.ox + (cx + r) * d; px += 1) {
+      if (px < 0 || py < 0 || px >= layer.width || py >= layer.height) continue;
+      const nx = ((px - layer.ox) / d - cx) / r;
+      const ny = ((py - layer.oy) / d - cy) / r;
+      const rr = nx * nx + ny * ny;
+      if (rr > 1) continue;
+      const nz = Math.sqrt(1 - rr);
+      const lambert = Math.max(0, nx * lx + ny * ly + nz * 0.6);
+      const edge = Math.min(1, (1 - Math.sqrt(rr)) * r * d);
+      const color = mixRgb(dark, lit, Math.min(1, lambert));
+      const i = py * layer.width + px;
+      const back = layer.data[i]!;
+      const under: Rgb = [back & 0xff, (back >>> 8) & 0xff, (back >>> 16) & 0xff];
+      layer.data[i] = packed(mixRgb(under, color, edge));
+    }
+  }
+}
+
+/** The palette's own pattern over the whole layer, for scenes without a ground. */
+function pattern(layer: Layer, s: Stage): void {
+  const canvas = canvasOf(layer.width, layer.height);
+  paintBackground(canvas, s.palette, formRandom(s, 'pattern'), 4);
+  const words = new Int32Array(canvas.data.buffer, canvas.data.byteOffset, layer.width * layer.height);
+  layer.data.set(words);
+}
+
+const GROUND: readonly Form[] = ['ridges', 'dunes', 'waves', 'blocks', 'trunks', 'blossoms', 'flames'];
+
+/** Paints the whole far layer, opaque. */
+export function paintSky(layer: Layer, stage: Stage, forms: readonly Form[]): void {
+  const ground = forms.some((f) => GROUND.includes(f));
+  if (ground || stage.night || forms.includes('clouds')) gradient(layer, stage, ground);
+  else pattern(layer, stage);
+  if (stage.night) {
+    stars(layer, stage);
+    if (forms.includes('planet')) nebula(layer, stage);
+  }
+  if (ground) light(layer, stage);
+  if (forms.includes('clouds')) clouds(layer, stage);
+  if (forms.includes('planet')) planet(layer, stage);
+}

@@ -1,0 +1,372 @@
+/**
+ * The video engine's parts: reading prompts, planning scenes, camera paths, the compositor and
+ * image anchoring, the motion estimator (on synthetic frames moved by known amounts), colours,
+ * the badge, and the checks at the door.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { Canvas } from '../../src/engines/qr/background.js';
+import { seeded } from '../../src/engines/random.js';
+import { layAnchor, relativeTo } from '../../src/engines/video/anchor.js';
+import { beatsOf, cameraPath, PARALLAX } from '../../src/engines/video/camera.js';
+import { dominantColors, gradientMap, leanPalette, recolor } from '../../src/engines/video/colors.js';
+import { composite, dissolve } from '../../src/engines/video/composite.js';
+import { encodeFrames } from '../../src/engines/video/encode.js';
+import { extentOf, layerFor } from '../../src/engines/video/layer.js';
+import { estimateMotion } from '../../src/engines/video/motion-estimate.js';
+import { coverFrame } from '../../src/engines/video/resample.js';
+import { paintScene, planScene } from '../../src/engines/video/scene.js';
+import { decodeFrames, renderVideo, type Motion } from '../../src/engines/video/index.js';
+import { drawSwarms, swarmsFor } from '../../src/engines/video/particles.js';
+import { badgeBox, drawBadge } from '../../src/engines/video/watermark.js';
+import { readPrompt } from '../../src/engines/video/words.js';
+
+const still: Motion = { x: 0, y: 0, zoom: 1, roll: 0 };
+
+/** A smooth, richly textured test picture: a sum of sines evaluated at any real point. */
+const texture = (x: number, y: number) =>
+  128 +
+  40 * Math.sin(x / 7 + Math.sin(y / 11)) +
+  40 * Math.cos(y / 5 - x / 13) +
+  30 * Math.sin((x + 2 * y) / 17);
+
+/** The texture seen through a similarity about the frame centre (content scale s, rotation r, shift). */
+function view(width: number, height: number, s = 1, r = 0, dx = 0, dy = 0): Canvas {
+  const data = new Uint8Array(width * height * 4);
+  const [cos, sin] = [Math.cos(r), Math.sin(r)];
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      // Invert the content motion: p' = s R p + t, so p = R⁻¹ (p' − t) / s.
+      const px = x - width / 2 - dx;
+      const py = y - height / 2 - dy;
+      const v = texture((cos * px + sin * py) / s, (-sin * px + cos * py) / s);
+      data.set([v, v * 0.9, 255 - v, 255], (y * width + x) * 4);
+    }
+  }
+  return { width, height, data };
+}
+
+describe('reading prompts', () => {
+  it('finds forms, weather, night and pace in the words', () => {
+    expect(readPrompt('waves on the ocean').forms).toEqual(['waves']);
+    expect(readPrompt('a city street').forms).toEqual(['blocks']);
+    expect(readPrompt('forest').forms).toEqual(['trunks']);
+    expect(readPrompt('deep space').forms).toEqual(['planet']);
+    expect(readPrompt('deep space').night).toBe(true);
+    expect(readPrompt('campfire').weather).toContain('embers');
+    expect(readPrompt('city in the rain').weather).toEqual(['rain']);
+    expect(readPrompt('a calm slow lake').tempo).toBeLessThan(1);
+    expect(readPrompt('fast energetic chase').tempo).toBeGreaterThan(1);
+    expect(readPrompt('a lake').tempo).toBe(1);
+  });
+
+  it('takes out what the negative prompt names, and implies hues only when none are named', () => {
+    const reading = readPrompt('forest by the ocean in the snow', 'trees, snow');
+    expect(reading.forms).toEqual(['waves']);
+    expect(reading.bannedForms).toEqual(['trunks']);
+    expect(reading.weather).not.toContain('snow');
+    expect(readPrompt('forest').impliedHues).toContain('green');
+    expect(readPrompt('red forest').impliedHues).toBe('');
+  });
+});
+
+describe('planning scenes', () => {
+  const hueOf = ([r, g, b]: number[]) => {
+    const [max, min] = [Math.max(r!, g!, b!), Math.min(r!, g!, b!)];
+    if (max === min) return 0;
+    const h =
+      max === r
+        ? (g! - b!) / (max - min)
+        : max === g
+          ? 2 + (b! - r!) / (max - min)
+          : 4 + (r! - g!) / (max - min);
+    return (h * 60 + 360) % 360;
+  };
+
+  it('draws what the words say at full cfg, and lets the seed add its own at zero', () => {
+    for (let seed = 0; seed < 20; seed += 1) {
+      expect(planScene({ seed, prompt: 'ocean city', cfgScale: 1 }, 180).forms).toEqual(['waves', 'blocks']);
+    }
+    const free = Array.from(
+      { length: 20 },
+      (_, seed) => planScene({ seed, prompt: 'ocean', cfgScale: 0 }, 180).forms,
+    );
+    expect(free.filter((forms) => forms.join() !== 'waves').length).toBeGreaterThan(12);
+  });
+
+  it('keeps hues the negative prompt names out of the palette', () => {
+    for (let seed = 0; seed < 10; seed += 1) {
+      const plan = planScene({ seed, prompt: 'fire', negativePrompt: 'red orange', cfgScale: 1 }, 180);
+      for (const color of plan.palette.colors) {
+        const hue = hueOf(color);
+        expect(Math.min(Math.abs(hue - 0), Math.abs(hue - 360), Math.abs(hue - 30))).toBeGreaterThan(20);
+      }
+      expect(plan.forms).toContain('flames');
+    }
+  });
+
+  it('moves calm prompts slower than energetic ones', () => {
+    const speed = (prompt: string) => planScene({ seed: 1, prompt, cfgScale: 1 }, 180).speed;
+    expect(speed('calm gentle sea')).toBeCloseTo(0.5, 5);
+    expect(speed('fast energetic sea')).toBeCloseTo(1.8, 5);
+    expect(planScene({ seed: 1, prompt: 'calm sea' }, 180).speed).toBeLessThan(
+      planScene({ seed: 1, prompt: 'fast sea' }, 180).speed,
+    );
+  });
+
+  it('paints an opaque far layer and a near layer with its forms, the same for the same seed', () => {
+    const plan = planScene({ seed: 3, prompt: 'city by the sea', cfgScale: 1 }, 90);
+    const paint = () => {
+      const near = layerFor([still], 160, 90, 1, 10);
+      const far = layerFor([still], 160, 90, 0.5, 10);
+      paintScene(plan, near, far);
+      return { near, far };
+    };
+    const { near, far } = paint();
+    expect(far.data.every((p) => p >>> 24 === 255)).toBe(true);
+    const covered = near.data.filter((p) => p >>> 24 === 255).length / near.data.length;
+    expect(covered).toBeGreaterThan(0.3);
+    expect(covered).toBeLessThan(0.95);
+    expect(paint().near.data).toEqual(near.data);
+  });
+});
+
+describe('camera paths', () => {
+  const path = (move: Parameters<typeof beatsOf>[0], frames = 121) =>
+    cameraPath(beatsOf(move, seeded(1)), frames, 24, 1, seeded(2));
+
+  it('starts at rest and moves the way the axis says', () => {
+    const right = path({ kind: 'simple', config: { pan: 1 } });
+    expect(right.near[0]).toEqual(still);
+    expect(right.near.at(-1)!.x).toBeCloseTo(0.4, 5);
+    const up = path({ kind: 'simple', config: { vertical: 1 } });
+    expect(up.near.at(-1)!.y).toBeLessThan(-0.3);
+    expect(path({ kind: 'simple', config: { zoom: 1 } }).near.at(-1)!.zoom).toBeCloseTo(Math.exp(0.5), 5);
+    expect(path({ kind: 'simple', config: { roll: -1 } }).near.at(-1)!.roll).toBeCloseTo(-0.5, 5);
+    expect(
+      path({ kind: 'fixed' }).near.every((m) => m.x === 0 && m.y === 0 && m.zoom === 1 && m.roll === 0),
+    ).toBe(true);
+  });
+
+  it('moves the far layer less in a truck or push than in a pan or zoom', () => {
+    const truck = path({ kind: 'simple', config: { horizontal: 1 } });
+    expect(truck.far.at(-1)!.x / truck.near.at(-1)!.x).toBeCloseTo(PARALLAX, 5);
+    const pan = path({ kind: 'simple', config: { pan: 1 } });
+    expect(pan.far.at(-1)!.x).toBeCloseTo(pan.near.at(-1)!.x, 9);
+    const push = path({ kind: 'preset', name: 'forward_up' });
+    expect(Math.log(push.far.at(-1)!.zoom) / Math.log(push.near.at(-1)!.zoom)).toBeCloseTo(PARALLAX, 5);
+    expect(push.near.at(-1)!.y).toBeLessThan(0);
+    expect(path({ kind: 'preset', name: 'down_back' }).near.at(-1)!.zoom).toBeLessThan(1);
+    expect(path({ kind: 'preset', name: 'left_turn_forward' }).near.at(-1)!.x).toBeLessThan(0);
+  });
+
+  it('gives each director command its share of the clip, in order', () => {
+    const p = path({ kind: 'sequence', commands: ['Pan left', 'Zoom in', 'Shake', 'Static shot'] }, 97);
+    // Frames 0-24 pan, 24-48 zoom, 48-72 shake, 72-96 nothing.
+    expect(p.near[24]!.x).toBeCloseTo(-0.08, 5);
+    expect(p.near[24]!.zoom).toBeCloseTo(1, 5);
+    expect(p.near[48]!.x).toBeCloseTo(-0.08, 5);
+    expect(p.near[48]!.zoom).toBeCloseTo(Math.exp(0.1), 5);
+    expect(Math.abs(p.near[60]!.x + 0.08)).toBeGreaterThan(1e-4);
+    expect(p.near[96]).toEqual(p.near[72]);
+  });
+
+  it('drifts gently by default, and scales with speed', () => {
+    const drift = cameraPath(beatsOf(undefined, seeded(5)), 121, 24, 1, seeded(6));
+    const end = drift.near.at(-1)!;
+    expect(Math.hypot(end.x, end.y)).toBeGreaterThan(0.05);
+    expect(Math.hypot(end.x, end.y)).toBeLessThan(0.2);
+    const fast = cameraPath(beatsOf(undefined, seeded(5)), 121, 24, 2, seeded(6)).near.at(-1)!;
+    expect(fast.x).toBeCloseTo(2 * end.x, 9);
+  });
+});
+
+describe('compositing and anchors', () => {
+  it('copies an image exactly through the unmoved camera and reaches an end image exactly', () => {
+    const [w, h] = [64, 36];
+    const red = 0xff0000ff | 0;
+    const image = view(w, h);
+    const away: Motion = { x: 1, y: 0, zoom: 1, roll: 0 };
+    const near = layerFor([still, away], w, h, 1, 4);
+    const far = layerFor([still, away], w, h, 0.5, 4);
+    far.data.fill(red);
+    layAnchor(near, coverFrame(image, w, h), w, h, 8);
+    const frame = new Int32Array(w * h);
+    composite(frame, w, h, near, still, far, still);
+    expect(Buffer.from(new Uint8Array(frame.buffer)).equals(Buffer.from(image.data))).toBe(true);
+    // A frame width to the right, the far layer shows beyond the image's feathered mirror.
+    composite(frame, w, h, near, away, far, away);
+    expect(frame.filter((p) => p === red).length / frame.length).toBeGreaterThan(0.8);
+    // An end image is laid where the last of the motions sees it unmoved.
+    const motions: Motion[] = [still, { x: 0.2, y: -0.1, zoom: 1.3, roll: 0.2 }];
+    const seen = relativeTo(motions, w, h);
+    expect(seen[1]).toEqual(still);
+    expect(seen[0]!.zoom).toBeCloseTo(1 / 1.3, 9);
+    const ending = layerFor(seen, w, h, 1, 2);
+    const other = view(w, h, 1.5, 0.3);
+    layAnchor(ending, coverFrame(other, w, h), w, h, Infinity);
+    expect(ending.data.every((p) => p >>> 24 === 255)).toBe(true);
+    dissolve(frame, w, h, ending, seen[1]!, 1);
+    expect(Buffer.from(new Uint8Array(frame.buffer)).equals(Buffer.from(other.data))).toBe(true);
+    dissolve(frame, w, h, ending, seen[0]!, 0.5);
+    expect(Buffer.from(new Uint8Array(frame.buffer)).equals(Buffer.from(other.data))).toBe(false);
+  });
+
+  it('draws weather that moves within the scene while the camera stands still', () => {
+    const plan = planScene({ seed: 2, prompt: 'snow falling on a campfire', cfgScale: 1 }, 90);
+    const near = layerFor([still], 160, 90, 1, 10);
+    const swarms = swarmsFor(plan.weather, plan.forms, plan.stage, extentOf(near), 1);
+    expect(swarms.length).toBe(3);
+    const frameAt = (t: number) => {
+      const frame = new Int32Array(160 * 90).fill(0xff000000 | 0);
+      drawSwarms(frame, 160, 90, swarms, t, still, 1);
+      return frame;
+    };
+    const [a, b] = [frameAt(0), frameAt(0.5)];
+    const lit = (f: Int32Array) => f.filter((p) => p !== (0xff000000 | 0)).length;
+    expect(lit(a)).toBeGreaterThan(50);
+    expect(a).not.toEqual(b);
+    const hidden = new Int32Array(160 * 90).fill(0xff000000 | 0);
+    drawSwarms(hidden, 160, 90, swarms, 0, still, 0);
+    expect(lit(hidden)).toBe(0);
+  });
+});
+
+describe('the motion estimator', () => {
+  const [w, h] = [320, 180];
+  const base = view(w, h);
+
+  it('measures a known shift, scale and rotation', () => {
+    const shift = estimateMotion(base, view(w, h, 1, 0, 6.5, -3.25));
+    expect(shift.dx * w).toBeCloseTo(6.5, 0);
+    expect(shift.dy * h).toBeCloseTo(-3.25, 0);
+    expect(Math.abs(shift.scale - 1)).toBeLessThan(0.002);
+    const zoom = estimateMotion(base, view(w, h, 1.03));
+    expect(zoom.scale).toBeCloseTo(1.03, 2);
+    expect(Math.abs(zoom.dx)).toBeLessThan(0.002);
+    const turn = estimateMotion(base, view(w, h, 1, 0.02));
+    expect(turn.rotation).toBeCloseTo(0.02, 2);
+    const big = estimateMotion(base, view(w, h, 1, 0, -30, 0));
+    expect(big.dx * w).toBeCloseTo(-30, 0);
+    const none = estimateMotion(base, base);
+    expect(
+      Math.abs(none.dx) + Math.abs(none.dy) + Math.abs(none.scale - 1) + Math.abs(none.rotation),
+    ).toBeLessThan(0.002);
+  });
+});
+
+describe('colours', () => {
+  it('finds dominant colours light to dark, and leans a palette toward them', () => {
+    const image: Canvas = {
+      width: 3,
+      height: 1,
+      data: new Uint8Array([250, 200, 200, 255, 10, 10, 90, 255, 120, 240, 120, 255]),
+    };
+    const [light, middle, dark] = dominantColors([image]);
+    expect(light).toEqual([250, 200, 200]);
+    expect(middle).toEqual([120, 240, 120]);
+    expect(dark).toEqual([10, 10, 90]);
+    const plan = planScene({ seed: 1, prompt: 'sea' }, 90);
+    const leaned = leanPalette(plan.palette, [light!, middle!, dark!], 1);
+    expect(leaned.colors[0]).toEqual(light);
+  });
+
+  it('maps luminance through the palette in order, keeping part of the original', () => {
+    const map = gradientMap(planScene({ seed: 1, prompt: 'neon' }, 90).palette);
+    const lumaOf = (p: number) =>
+      0.299 * (p & 0xff) + 0.587 * ((p >>> 8) & 0xff) + 0.114 * ((p >>> 16) & 0xff);
+    expect(lumaOf(map[255]!)).toBeGreaterThan(lumaOf(map[128]!));
+    expect(lumaOf(map[128]!)).toBeGreaterThan(lumaOf(map[0]!));
+    const pixels = Int32Array.from([0xff000000 | 0, 0xffffffff | 0]);
+    recolor(pixels, map, 0);
+    expect([pixels[0], pixels[1]]).toEqual([map[0], map[255]]);
+  });
+});
+
+describe('the badge', () => {
+  it('is white letters on a dark patch inside its box, and nothing outside', () => {
+    const [w, h] = [320, 180];
+    const frame = new Int32Array(w * h).fill(0xff808080 | 0);
+    drawBadge(frame, w, h);
+    const [x0, y0, x1, y1] = badgeBox(w, h);
+    let white = 0;
+    let dark = 0;
+    let outside = 0;
+    for (let y = 0; y < h; y += 1) {
+      for (let x = 0; x < w; x += 1) {
+        const p = frame[y * w + x]!;
+        const inside = x >= x0 && x < x1 && y >= y0 && y < y1;
+        if (!inside && p !== (0xff808080 | 0)) outside += 1;
+        if (inside && p === (0xffffffff | 0)) white += 1;
+        if (inside && (p & 0xff) < 60) dark += 1;
+      }
+    }
+    expect(outside).toBe(0);
+    expect(white).toBeGreaterThan(40);
+    expect(dark).toBeGreaterThan(white);
+  });
+});
+
+describe('at the door', () => {
+  const spec = {
+    seed: 1,
+    prompt: 'sea',
+    width: 160,
+    height: 90,
+    fps: 30,
+    frames: 29,
+    quality: 'std' as const,
+  };
+
+  it('refuses odd sizes and empty clips, and stops when aborted', async () => {
+    await expect(renderVideo({ ...spec, width: 161 })).rejects.toThrow(RangeError);
+    await expect(renderVideo({ ...spec, frames: 0 })).rejects.toThrow(RangeError);
+    await expect(renderVideo(spec, AbortSignal.abort())).rejects.toThrow();
+  });
+
+  it('keeps other frame rates and counts exactly', async () => {
+    const video = await renderVideo(spec);
+    const decoded = await decodeFrames(video.mp4, 100);
+    expect(decoded.fps).toBe(30);
+    expect(decoded.frames).toHaveLength(29);
+    expect(decoded.duration).toBeCloseTo(29 / 30, 1);
+  });
+
+  it('encodes whatever frames it is handed, and reads MOV files back', async () => {
+    const mp4 = await encodeFrames(
+      { width: 64, height: 32, fps: 10, frames: 5, quality: 'std' },
+      (i, frame) => frame.fill(0xff000000 | (i * 50)),
+    );
+    const back = await decodeFrames(mp4, 10);
+    expect(back.frames.map((f) => f.data[0]!)).toEqual(
+      [0, 50, 100, 150, 200].map((v) => expect.closeTo(v, -1)),
+    );
+    const mov = await new Promise<Buffer>((resolve, reject) => {
+      const args = [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=96x54:rate=25:duration=1',
+        '-c:v',
+        'mpeg4',
+        '-f',
+        'mov',
+        '-movflags',
+        'frag_keyframe+empty_moov',
+        'pipe:1',
+      ];
+      const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.on('close', (code) =>
+        code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg ${code}`)),
+      );
+    });
+    const decoded = await decodeFrames(mov, 10, 48);
+    expect(decoded).toMatchObject({ fps: 25, width: 48, height: 28 });
+    expect(decoded.frames).toHaveLength(10);
+    await expect(decodeFrames(Buffer.from('not a video'), 10)).rejects.toThrow();
+  });
+});
