@@ -37,7 +37,10 @@ function affineOf(layer: Layer, m: Motion, width: number, height: number): Affin
   };
 }
 
-/** The four pixels around (x, y) blended by 7-bit weights fx, fy (see `texel`). */
+/**
+ * Four neighbouring pixels blended by weights fx, fy in 0..128. Seven bits keep every product
+ * below 2^31 (a lane of 255 times 128), so all of it stays in fast small-integer arithmetic.
+ */
 function blend4(p00: number, p01: number, p10: number, p11: number, fx: number, fy: number): number {
   const gx = 128 - fx;
   const gy = 128 - fy;
@@ -50,10 +53,7 @@ function blend4(p00: number, p01: number, p10: number, p11: number, fx: number, 
   return rb | (ga << 8);
 }
 
-/**
- * Bilinear read at (x, y), which must lie at least one pixel inside the right and bottom edges.
- * Weights have 7 bits, so every product stays a small integer (a lane of 255 times 128).
- */
+/** Bilinear read at (x, y), which must lie at least one pixel inside the right and bottom edges. */
 function texel(data: Int32Array, stride: number, x: number, y: number): number {
   const ix = x | 0;
   const iy = y | 0;
