@@ -4,6 +4,7 @@
  * the badge, and the checks at the door.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Canvas } from '../../src/engines/qr/background.js';
 import { seeded } from '../../src/engines/random.js';
@@ -12,11 +13,19 @@ import { beatsOf, cameraPath, PARALLAX } from '../../src/engines/video/camera.js
 import { dominantColors, gradientMap, leanPalette, recolor } from '../../src/engines/video/colors.js';
 import { composite, dissolve } from '../../src/engines/video/composite.js';
 import { encodeFrames } from '../../src/engines/video/encode.js';
+import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from '../../src/engines/video/draw.js';
+import { placeElements } from '../../src/engines/video/elements.js';
+import { paintLand } from '../../src/engines/video/land.js';
+import { fbm1, noise2 } from '../../src/engines/video/noise.js';
+import { featureOf, restyler } from '../../src/engines/video/reference.js';
+import { paintSky } from '../../src/engines/video/sky.js';
+import { cellRandom, formRandom, stageOf } from '../../src/engines/video/stage.js';
+import { lastLine, run, withTemp } from '../../src/engines/video/tools.js';
 import { extentOf, layerFor } from '../../src/engines/video/layer.js';
 import { estimateMotion } from '../../src/engines/video/motion-estimate.js';
-import { coverFrame } from '../../src/engines/video/resample.js';
+import { coverFrame, resampleScaled } from '../../src/engines/video/resample.js';
 import { paintScene, planScene } from '../../src/engines/video/scene.js';
-import { decodeFrames, renderVideo, type Motion } from '../../src/engines/video/index.js';
+import { decodeFrames, renderVideo, VideoToolError, type Motion } from '../../src/engines/video/index.js';
 import { drawSwarms, swarmsFor } from '../../src/engines/video/particles.js';
 import { badgeBox, drawBadge } from '../../src/engines/video/watermark.js';
 import { readPrompt } from '../../src/engines/video/words.js';
@@ -367,6 +376,137 @@ describe('at the door', () => {
     const decoded = await decodeFrames(mov, 10, 48);
     expect(decoded).toMatchObject({ fps: 25, width: 48, height: 28 });
     expect(decoded.frames).toHaveLength(10);
-    await expect(decodeFrames(Buffer.from('not a video'), 10)).rejects.toThrow();
+    await expect(decodeFrames(Buffer.from('not a video'), 10)).rejects.toThrow(VideoToolError);
+  });
+});
+
+describe('painting', () => {
+  it('lays colours over layers premultiplied, keeping opaque exactly opaque', () => {
+    const data = Int32Array.from([packed([10, 20, 30]), 0]);
+    for (let a = 0; a <= 1; a += 0.05) over(data, 0, packed([200, 100, 50], a));
+    expect(data[0]! >>> 24).toBe(255);
+    over(data, 1, packed([200, 100, 0], 0.5));
+    expect([data[1]! & 0xff, (data[1]! >>> 8) & 0xff, data[1]! >>> 24]).toEqual([100, 50, 128]);
+    expect(mixRgb([0, 100, 200], [100, 100, 0], 0.25)).toEqual([25, 100, 150]);
+    expect(shade([100, 200, 250], 1.2)).toEqual([120, 240, 255]);
+  });
+
+  it('fills rectangles, columns and discs where they are asked for, in world units', () => {
+    const layer = layerFor([still], 40, 20, 2, 0);
+    const at = (x: number, y: number) =>
+      layer.data[Math.round(layer.oy + y * 2) * layer.width + Math.round(layer.ox + x * 2)]!;
+    fillRect(layer, -10, -5, 0, 0, packed([255, 0, 0]));
+    expect(at(-5, -2) & 0xff).toBe(255);
+    expect(at(5, 2)).toBe(0);
+    fillColumns(
+      layer,
+      (x) => x / 4,
+      () => 9,
+      () => packed([0, 255, 0]),
+    );
+    expect((at(8, 5) >>> 8) & 0xff).toBe(255);
+    expect(at(8, 1)).toBe(0);
+    disc(layer, 12, -6, 3, [0, 0, 255], 1);
+    const covered = layer.data.filter((p) => (p >>> 16) & 0xff).length / 4;
+    expect(covered).toBeGreaterThan(Math.PI * 9 * 0.8);
+    expect(covered).toBeLessThan(Math.PI * 9 * 1.3);
+  });
+
+  it('makes smooth noise in [0, 1], the same for the same seed', () => {
+    const line = fbm1(seeded(1), 4);
+    const plane = noise2(seeded(2));
+    for (let x = -50; x < 50; x += 0.37) {
+      expect(line(x)).toBeGreaterThanOrEqual(0);
+      expect(line(x)).toBeLessThanOrEqual(1);
+      expect(Math.abs(line(x + 0.01) - line(x))).toBeLessThan(0.05);
+      expect(Math.abs(plane(x, x / 3 + 0.01) - plane(x, x / 3))).toBeLessThan(0.05);
+    }
+    expect(fbm1(seeded(1), 4)(3.3)).toBe(line(3.3));
+  });
+
+  it('paints each form where it belongs: water below the horizon, sky everywhere', () => {
+    const plan = planScene({ seed: 8, prompt: 'sea', cfgScale: 1 }, 90);
+    const stage = stageOf(plan.palette, false, 90, 8);
+    const near = layerFor([still], 160, 90, 1, 10);
+    paintLand(near, stage, ['waves']);
+    const row = (y: number) =>
+      near.data.subarray(Math.round(near.oy + y) * near.width, Math.round(near.oy + y + 1) * near.width);
+    expect(row(stage.horizon - 5).every((p) => p === 0)).toBe(true);
+    expect(row(stage.horizon + 5).every((p) => p >>> 24 === 255)).toBe(true);
+    const far = layerFor([still], 160, 90, 0.5, 10);
+    paintSky(far, { ...stage, night: true }, ['clouds', 'planet']);
+    expect(far.data.every((p) => p >>> 24 === 255)).toBe(true);
+    expect(cellRandom(stage, 'trunks', 3)()).toBe(cellRandom(stage, 'trunks', 3)());
+    expect(cellRandom(stage, 'trunks', 3)()).not.toBe(cellRandom(stage, 'trunks', 4)());
+    expect(formRandom(stage, 'waves')()).not.toBe(formRandom(stage, 'ridges')());
+  });
+
+  it('sets elements into the near layer, with soft edges when they have no transparency', () => {
+    const layer = layerFor([still], 200, 100, 1, 0);
+    const square: Canvas = { width: 20, height: 20, data: new Uint8Array(20 * 20 * 4).fill(255) };
+    placeElements(layer, [square], 200, 100);
+    const centre = layer.data[Math.round(layer.oy + 12) * layer.width + layer.ox]!;
+    expect(centre).toBe(-1);
+    const corner = layer.data[Math.round(layer.oy + 12 - 18) * layer.width + layer.ox - 18]!;
+    expect(corner >>> 24).toBeLessThan(128);
+  });
+
+  it('shrinks images by averaging what each pixel covers', () => {
+    const image: Canvas = {
+      width: 4,
+      height: 2,
+      data: new Uint8Array([
+        0, 0, 0, 255, 100, 0, 0, 255, 200, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 100, 0, 0, 255, 200, 0, 0,
+        255, 0, 0, 0, 255,
+      ]),
+    };
+    const half = resampleScaled(image, 2, 1, 0.5);
+    expect([half[0]! & 0xff, half[1]! & 0xff]).toEqual([50, 100]);
+  });
+});
+
+describe('references', () => {
+  const frames = Array.from({ length: 20 }, (_, i) => view(160, 90, 1, 0, 2 * i, 0));
+
+  it('plays a base video at the output rate, back and forth when it runs out', () => {
+    const palette = planScene({ seed: 1, prompt: 'neon' }, 90).palette;
+    const paint = restyler({ frames, fps: 10, use: 'base' }, palette, 160, 90, 20);
+    const frame = new Int32Array(160 * 90);
+    const seen = (i: number) => {
+      paint(i, frame);
+      return Int32Array.from(frame);
+    };
+    const expected = (k: number) => {
+      const p = coverFrame(frames[k]!, 160, 90);
+      recolor(p, gradientMap(palette), 0.25);
+      return p;
+    };
+    expect(seen(0)).toEqual(expected(0));
+    expect(seen(2)).toEqual(expected(1));
+    expect(seen(40)).toEqual(expected(18));
+  });
+
+  it('learns the colours and the camera motion of a feature video', () => {
+    const feature = featureOf({ frames, fps: 10, use: 'feature' });
+    // Content moving right 2 px a frame at 10 fps: the camera turns left 20 px (1/8 frame) a second.
+    expect(feature.beat.velocity.panX).toBeCloseTo(-20 / 160, 2);
+    expect(Math.abs(feature.beat.velocity.panY!)).toBeLessThan(0.01);
+    expect(feature.colors).toHaveLength(3);
+    const [light, , dark] = feature.colors;
+    expect(light![0] + light![1] + light![2]).toBeGreaterThan(dark![0] + dark![1] + dark![2]);
+  });
+});
+
+describe('tools', () => {
+  it('runs ffprobe, reports the last line of errors, and cleans up its folder', async () => {
+    expect((await run('ffprobe', ['-version'])).toString()).toContain('ffprobe');
+    await expect(run('ffmpeg', ['-i', '/nonexistent/file'])).rejects.toThrow(VideoToolError);
+    expect(lastLine('first\nsecond\n  last  \n')).toBe('last');
+    let kept = '';
+    await withTemp(async (dir) => {
+      kept = dir;
+      expect(existsSync(dir)).toBe(true);
+    });
+    expect(existsSync(kept)).toBe(false);
   });
 });

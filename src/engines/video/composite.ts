@@ -41,7 +41,7 @@ function affineOf(layer: Layer, m: Motion, width: number, height: number): Affin
  * Four neighbouring pixels blended by weights fx, fy in 0..128. Seven bits keep every product
  * below 2^31 (a lane of 255 times 128), so all of it stays in fast small-integer arithmetic.
  */
-function blend4(p00: number, p01: number, p10: number, p11: number, fx: number, fy: number): number {
+export function blend4(p00: number, p01: number, p10: number, p11: number, fx: number, fy: number): number {
   const gx = 128 - fx;
   const gy = 128 - fy;
   const rbTop = (((p00 & LANES) * gx + (p01 & LANES) * fx) >>> 7) & LANES;

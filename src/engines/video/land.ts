@@ -220,21 +220,14 @@ function flames(layer: Layer, s: Stage): void {
 
 function orbs(layer: Layer, s: Stage): void {
   const u = s.unit;
-  const width = 0.3 * u;
+  const size = 0.3 * u;
   const [, top, , bottom] = extentOf(layer);
-  for (const k of cells(layer, width)) {
-    const r = cellRandom(s, 'orbs', k);
-    for (let y = top; y < bottom; y += 0.3 * u) {
+  for (let j = Math.floor(top / size) - 1; j <= Math.ceil(bottom / size); j += 1) {
+    for (const k of cells(layer, size)) {
+      const r = cellRandom(s, `orbs${j}`, k);
       const color = s.palette.colors[Math.floor(r() * s.palette.colors.length)]!;
-      disc(
-        layer,
-        (k + r()) * width,
-        y + r() * 0.3 * u,
-        (0.04 + r() * 0.12) * u,
-        shade(color, 1.15),
-        0.35 + r() * 0.3,
-        0.6,
-      );
+      const radius = (0.04 + r() * 0.12) * u;
+      disc(layer, (k + r()) * size, (j + r()) * size, radius, shade(color, 1.15), 0.35 + r() * 0.3, 0.6);
     }
   }
 }

@@ -9,7 +9,7 @@ const SIZE = 256;
 const smooth = (t: number) => t * t * (3 - 2 * t);
 
 /** Smooth noise in [0, 1] along x, one lattice point per unit. */
-export function noise1(random: Random): (x: number) => number {
+function noise1(random: Random): (x: number) => number {
   const lattice = Float32Array.from({ length: SIZE }, () => random());
   return (x) => {
     const floor = Math.floor(x);

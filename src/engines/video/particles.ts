@@ -144,8 +144,10 @@ export interface Swarm {
   size: Float32Array;
   phase: Float32Array;
   color: Rgb[];
-  /** World y range the swarm wraps within. */
+  /** The world rectangle the swarm wraps around in: drifting out one side brings it in the other. */
+  left: number;
   top: number;
+  width: number;
   span: number;
   /** Seconds one flame tongue lives (flames only, 0 otherwise). */
   life: number;
@@ -176,7 +178,9 @@ function swarmOf(kind: Kind, stage: Stage, extent: readonly number[], speed: num
     size: new Float32Array(count),
     phase: new Float32Array(count),
     color: [],
+    left,
     top: low,
+    width: Math.max(1, right - left),
     span: Math.max(1, high - low),
     life: flame ? 0.9 : 0,
     unit: u,
@@ -282,7 +286,8 @@ export function drawSwarms(
         size *= 1 - age * 0.85;
         alpha *= 1 - age * 0.6;
       } else {
-        wx = s.x[i]! + s.vx[i]! * t + Math.sin(phase + t * (1 + (phase % 1.3))) * look.sway * s.unit;
+        wx = s.left + ((((s.x[i]! + s.vx[i]! * t - s.left) % s.width) + s.width) % s.width);
+        wx += Math.sin(phase + t * (1 + (phase % 1.3))) * look.sway * s.unit;
         wy = s.top + ((((s.y[i]! + s.vy[i]! * t - s.top) % s.span) + s.span) % s.span);
         if (look.blink) alpha *= 0.35 + 0.65 * Math.sin(phase + t * (2 + (phase % 2))) ** 2;
       }

@@ -4,6 +4,7 @@
  * (no aliasing from large uploads); enlarging reads bilinearly. Output is premultiplied words.
  */
 import type { Canvas } from '../qr/background.js';
+import { blend4 } from './composite.js';
 
 /** Source span [from, to) of each output index, for a crop starting at `offset`. */
 function spans(count: number, scale: number, offset: number): Float64Array {
@@ -29,35 +30,83 @@ function accumulate(image: Canvas, x: number, y: number, w: number, acc: Float64
   acc[4]! += w;
 }
 
+/** The image as premultiplied words, the form the bilinear blend reads. */
+function premultiplied(image: Canvas): Int32Array {
+  const out = new Int32Array(image.width * image.height);
+  const src = image.data;
+  for (let i = 0; i < out.length; i += 1) {
+    const a = src[4 * i + 3]!;
+    const k = a / 255;
+    out[i] =
+      (a << 24) |
+      (Math.round(src[4 * i + 2]! * k) << 16) |
+      (Math.round(src[4 * i + 1]! * k) << 8) |
+      Math.round(src[4 * i]! * k);
+  }
+  return out;
+}
+
+/** For each output index: the source pixel before it and the 7-bit weight of the one after. */
+function taps(spansOf: Float64Array, count: number, scale: number, size: number): [Int32Array, Int32Array] {
+  const index = new Int32Array(count);
+  const weight = new Int32Array(count);
+  for (let i = 0; i < count; i += 1) {
+    // Output pixel centre i + 0.5 sits at source from + 0.5 / scale; source centres are at +0.5.
+    const at = Math.min(size - 1, Math.max(0, spansOf[2 * i]! + 0.5 / scale - 0.5));
+    index[i] = Math.min(size - 2, Math.floor(at));
+    weight[i] = Math.round((at - index[i]!) * 128);
+  }
+  return [index, weight];
+}
+
+/** Enlarging: a bilinear read of the premultiplied words at each output pixel's centre. */
+function enlarge(
+  image: Canvas,
+  width: number,
+  height: number,
+  scale: number,
+  xs: Float64Array,
+  ys: Float64Array,
+): Int32Array {
+  const words = premultiplied(image);
+  const stride = image.width;
+  const out = new Int32Array(width * height);
+  const [column, fx] = taps(xs, width, scale, Math.max(2, image.width));
+  const [row, fy] = taps(ys, height, scale, Math.max(2, image.height));
+  // A one-pixel-wide or -high image has no second neighbour: read the first twice.
+  const right = image.width > 1 ? 1 : 0;
+  const down = image.height > 1 ? stride : 0;
+  for (let v = 0; v < height; v += 1) {
+    const base = row[v]! * stride;
+    const wy = fy[v]!;
+    for (let u = 0; u < width; u += 1) {
+      const i = base + column[u]!;
+      out[v * width + u] = blend4(
+        words[i]!,
+        words[i + right]!,
+        words[i + down]!,
+        words[i + down + right]!,
+        fx[u]!,
+        wy,
+      );
+    }
+  }
+  return out;
+}
+
 /** `image` scaled by `scale` about its centre into a width × height box, premultiplied. */
 export function resampleScaled(image: Canvas, width: number, height: number, scale: number): Int32Array {
-  const out = new Int32Array(width * height);
   const xs = spans(width, scale, (image.width - width / scale) / 2);
   const ys = spans(height, scale, (image.height - height / scale) / 2);
+  if (scale >= 1) return enlarge(image, width, height, scale, xs, ys);
+  const out = new Int32Array(width * height);
   const acc = new Float64Array(5);
   for (let v = 0; v < height; v += 1) {
-    const y0 = ys[2 * v]!;
-    const y1 = ys[2 * v + 1]!;
     for (let u = 0; u < width; u += 1) {
-      const x0 = xs[2 * u]!;
-      const x1 = xs[2 * u + 1]!;
       acc.fill(0);
-      if (scale < 1) {
-        for (let y = Math.floor(y0); y < Math.ceil(y1); y += 1) {
-          for (let x = Math.floor(x0); x < Math.ceil(x1); x += 1) accumulate(image, x, y, 1, acc);
-        }
-      } else {
-        // Output pixel centre u + 0.5 sits at source x0 + 0.5 / scale; pixel centres are at +0.5.
-        const sx = x0 + 0.5 / scale - 0.5;
-        const sy = y0 + 0.5 / scale - 0.5;
-        const fx = Math.floor(sx);
-        const fy = Math.floor(sy);
-        const tx = sx - fx;
-        const ty = sy - fy;
-        accumulate(image, fx, fy, (1 - tx) * (1 - ty), acc);
-        accumulate(image, fx + 1, fy, tx * (1 - ty), acc);
-        accumulate(image, fx, fy + 1, (1 - tx) * ty, acc);
-        accumulate(image, fx + 1, fy + 1, tx * ty, acc);
+      for (let y = Math.floor(ys[2 * v]!); y < Math.ceil(ys[2 * v + 1]!); y += 1) {
+        for (let x = Math.floor(xs[2 * u]!); x < Math.ceil(xs[2 * u + 1]!); x += 1)
+          accumulate(image, x, y, 1, acc);
       }
       const k = 1 / acc[4]!;
       out[v * width + u] =
