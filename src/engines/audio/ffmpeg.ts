@@ -1,13 +1,11 @@
 /**
  * ffmpeg (from Debian) at the edges of the engine: uploaded audio of any common format becomes
  * PCM, and PCM becomes the files clients get (MP3 for songs, WAV for stems, FLAC for what the
- * engine keeps for itself). Files go through a private temporary folder because several
- * containers (MP4/M4A with the index at the end, WAV headers) need a seekable file.
+ * engine keeps for itself), through the engines' shared tool runner (media-tools.ts).
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { run, ToolFailed, withTemp } from '../media-tools.js';
 import { SAMPLE_RATE, type Pcm } from './pcm.js';
 
 /** Audio that ffmpeg could not read as audio; the message says what it saw. */
@@ -21,48 +19,6 @@ const ENCODERS: Record<AudioFormat, string[]> = {
   wav: ['-c:a', 'pcm_f32le'],
   flac: ['-c:a', 'flac', '-sample_fmt', 's32'],
 };
-
-interface Run {
-  stdout: Buffer;
-}
-
-function ffmpeg(args: string[], input?: Buffer, signal?: AbortSignal): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], {
-      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-      signal,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve({ stdout: Buffer.concat(out) });
-      else
-        reject(
-          new UnreadableAudio(lastLine(Buffer.concat(err).toString('utf8')) || `ffmpeg exited with ${code}`),
-        );
-    });
-    // A broken pipe means ffmpeg stopped reading: its exit status says why.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(input);
-  });
-}
-
-function lastLine(text: string): string {
-  const lines = text.trim().split('\n');
-  return (lines[lines.length - 1] ?? '').trim();
-}
-
-async function withTemp<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'switchyard-audio-'));
-  try {
-    return await work(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /** Interleaved float32 little-endian, as ffmpeg reads and writes raw audio. */
 function interleave(pcm: Pcm): Buffer {
@@ -95,11 +51,13 @@ export async function decodeAudio(bytes: Buffer, maxSeconds: number, signal?: Ab
   return withTemp(async (dir) => {
     const path = join(dir, 'input');
     await writeFile(path, bytes);
-    const { stdout } = await ffmpeg(
-      ['-i', path, '-t', String(maxSeconds), '-vn', ...RAW, 'pipe:1'],
-      undefined,
-      signal,
-    );
+    let stdout: Buffer;
+    try {
+      stdout = await run('ffmpeg', ['-i', path, '-t', String(maxSeconds), '-vn', ...RAW, 'pipe:1'], signal);
+    } catch (error) {
+      if (error instanceof ToolFailed) throw new UnreadableAudio(error.message);
+      throw error;
+    }
     const pcm = deinterleave(stdout);
     if ((pcm.channels[0]?.length ?? 0) === 0) throw new UnreadableAudio('holds no audio');
     return pcm;
@@ -109,10 +67,11 @@ export async function decodeAudio(bytes: Buffer, maxSeconds: number, signal?: Ab
 export async function encodeAudio(pcm: Pcm, format: AudioFormat, signal?: AbortSignal): Promise<Buffer> {
   return withTemp(async (dir) => {
     const path = join(dir, `output.${format}`);
-    await ffmpeg(
+    await run(
+      'ffmpeg',
       ['-f', 'f32le', '-ar', String(pcm.rate), '-ac', '2', '-i', 'pipe:0', ...ENCODERS[format], path],
-      interleave(pcm),
       signal,
+      interleave(pcm),
     );
     return readFile(path);
   });
@@ -132,7 +91,8 @@ export async function renderVisualizer(cover: Buffer, song: Buffer, signal?: Abo
       '[0:v]scale=480:480,setsar=1[c];' +
       '[1:a]showwaves=s=480x120:mode=cline:rate=24:colors=white@0.85[w];' +
       '[c][w]overlay=0:H-h-24:shortest=1,format=yuv420p[v]';
-    await ffmpeg(
+    await run(
+      'ffmpeg',
       [
         '-loop',
         '1',
@@ -165,7 +125,6 @@ export async function renderVisualizer(cover: Buffer, song: Buffer, signal?: Abo
         '+faststart',
         path,
       ],
-      undefined,
       signal,
     );
     return readFile(path);
