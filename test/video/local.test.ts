@@ -1,8 +1,11 @@
 /**
  * The three video families over HTTP on the local engine, checked with ffprobe: sizes, rates,
- * lengths and codecs; items of each family's shape; extend from the last frame; dance flags,
+ * lengths and codecs; items of each family's shape; extend from the last frame; a reference
+ * video restyled, and one outside the limits refused; dance flags,
  * seeds, the last frame, sound only where asked; bad input named by field.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/expect.js';
@@ -10,6 +13,8 @@ import { download, probe } from '../support/media-probe.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+
+const run = promisify(execFile);
 
 let server: TestServer;
 let token: string;
@@ -42,6 +47,41 @@ function pngDataUrl(
       png.data[o + 3] = 255;
     }
   return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}
+
+/** A 1280×720 test pattern with a tone, `seconds` long, as a data: URL. */
+async function referenceVideo(seconds: number): Promise<string> {
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=1280x720:rate=24:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-movflags',
+      'frag_keyframe+empty_moov',
+      '-f',
+      'mp4',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return `data:video/mp4;base64,${stdout.toString('base64')}`;
 }
 
 async function videoStream(url: string) {
@@ -95,8 +135,33 @@ describe('/clip/videos on the local engine', () => {
       prompt: 'the sea goes on',
     });
     expect(longer!.id).not.toBe(item!.id);
-    const { video } = await videoStream(String(longer!.video_url));
+    // The longer video: the first five seconds, then five more.
+    expect(longer!.duration).toBe(10);
+    const { probed, video } = await videoStream(String(longer!.video_url));
     expect([video.width, video.height]).toEqual([1280, 720]);
+    expect(Number(probed.format.duration)).toBeCloseTo(10, 1);
+    expect(video.nb_frames).toBe('240');
+  });
+
+  it('restyles a base reference video, keeping its sound when asked', async () => {
+    const reference = await referenceVideo(3);
+    const [item] = await videos('/clip/videos', {
+      action: 'text2video',
+      prompt: 'the same, in autumn colours',
+      video_list: [{ video_url: reference, refer_type: 'base', keep_original_sound: 'yes' }],
+    });
+    const { video, audio } = await videoStream(String(item!.video_url));
+    expect(video.codec_name).toBe('h264');
+    expect(audio?.codec_name).toBe('aac');
+    const short = await server.post(
+      '/clip/videos',
+      { action: 'text2video', prompt: 'x', video_list: [{ video_url: await referenceVideo(1) }] },
+      token,
+    );
+    expectError(short, 400, 'bad_request');
+    expect((short.body.error as { message: string }).message).toMatch(
+      /^video_list\[0\]\.video_url: must last 3 to 10 s/,
+    );
   });
 
   it('names the field of what it cannot use', async () => {

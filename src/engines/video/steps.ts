@@ -1,8 +1,9 @@
 /**
  * The video engine's steps as a worker thread runs them: rendering, the cover (first frame) of a
- * rendered video, and a client's reference video read and checked against the spec's limits.
+ * rendered video, an extension joined to what it continues, and a client's reference video read
+ * and checked against the spec's limits.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodePng } from '../qr/png.js';
 import { decodeFrames } from './decode.js';
@@ -17,6 +18,42 @@ export async function firstFrame(mp4: Uint8Array): Promise<Uint8Array> {
   const [frame] = frames;
   if (!frame) throw new VideoToolError('has no frame');
   return new Uint8Array(encodePng(frame));
+}
+
+/**
+ * An extension joined after the video it continues: one longer MP4, the streams copied, so
+ * nothing is encoded twice (both were rendered with the same size, rate and encoder settings).
+ */
+export async function joinVideos(first: Uint8Array, then: Uint8Array): Promise<Uint8Array> {
+  return withTemp(async (dir) => {
+    const a = join(dir, 'a.mp4');
+    const b = join(dir, 'b.mp4');
+    const list = join(dir, 'list.txt');
+    const out = join(dir, 'joined.mp4');
+    await Promise.all([
+      writeFile(a, first),
+      writeFile(b, then),
+      writeFile(list, `file '${a}'\nfile '${b}'\n`),
+    ]);
+    await run('ffmpeg', [
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      list,
+      '-c',
+      'copy',
+      '-movflags',
+      '+faststart',
+      '-fflags',
+      '+bitexact',
+      '-map_metadata',
+      '-1',
+      out,
+    ]);
+    return new Uint8Array(await readFile(out));
+  });
 }
 
 /** The spec's limits of a `video_list` video: 3 to 10 s, 720 to 2160 px, 24 to 60 fps. */

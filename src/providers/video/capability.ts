@@ -63,13 +63,14 @@ export class VideoCapability implements Capability {
     id: string,
   ): Promise<{ video: Finished; source: KeptVideo['source'] }> {
     const spec = { ...request.spec, seed: request.spec.seed ?? seedOf(job.taskId) };
-    if (request.continues) {
-      const earlier = await this.previous(job, request.continues);
+    const earlier = request.continues ? await this.previous(job, request.continues) : undefined;
+    if (earlier) {
       spec.continueFrom = await imageOf(job, 'video_id', earlier.source.lastFrameUrl);
       spec.prompt = spec.prompt || earlier.source.prompt;
-      // An extension keeps the size of what it continues.
+      // An extension keeps the size and settings of what it continues, so that the two join.
       spec.width = earlier.source.width;
       spec.height = earlier.source.height;
+      spec.quality = earlier.source.quality ?? spec.quality;
     }
     if (request.reference) {
       const bytes = await job.fetchInput('video_list[0].video_url', request.reference.url, VIDEO_BYTES);
@@ -82,10 +83,19 @@ export class VideoCapability implements Capability {
     if (request.withSound)
       spec.audio = await this.sound.trackFor(spec.prompt, spec.seed, spec.frames / spec.fps);
     const rendered = await this.engine.run('renderVideo', spec);
+    // An extension is the longer video: what it continues, then the new part.
+    const mp4 = earlier
+      ? await this.engine.run(
+          'joinVideos',
+          await job.fetchInput('video_id', String(earlier.item.video_url), VIDEO_BYTES),
+          rendered.mp4,
+        )
+      : rendered.mp4;
+    const duration = rendered.duration + (earlier ? Number(earlier.item.duration) : 0);
     const [videoUrl, lastFrameUrl, coverUrl] = await Promise.all([
-      job.saveFile(Buffer.from(rendered.mp4), 'mp4'),
+      job.saveFile(Buffer.from(mp4), 'mp4'),
       job.saveFile(Buffer.from(rendered.lastFrame), 'png'),
-      this.engine.run('firstFrame', rendered.mp4).then((png) => job.saveFile(Buffer.from(png), 'png')),
+      this.engine.run('firstFrame', mp4).then((png) => job.saveFile(Buffer.from(png), 'png')),
     ]);
     return {
       video: {
@@ -98,12 +108,18 @@ export class VideoCapability implements Capability {
         width: rendered.width,
         height: rendered.height,
         fps: rendered.fps,
-        duration: rendered.duration,
+        duration,
         seed: spec.seed,
         resolution: request.resolution,
         ratio: request.ratio,
       },
-      source: { prompt: spec.prompt, lastFrameUrl, width: rendered.width, height: rendered.height },
+      source: {
+        prompt: spec.prompt,
+        lastFrameUrl,
+        width: rendered.width,
+        height: rendered.height,
+        quality: spec.quality,
+      },
     };
   }
 

@@ -7,6 +7,8 @@ export interface VideoSource {
   lastFrameUrl: string;
   width: number;
   height: number;
+  /** The encoder settings it was made with: an extension of it is encoded alike, to join it. */
+  quality?: 'std' | 'pro';
   /** The channel that made it and the upstream's own id of the video, when an upstream did. */
   upstream?: { channel: string; videoId: string };
 }
