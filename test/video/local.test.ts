@@ -239,12 +239,21 @@ describe('/dance/videos on the local engine', () => {
 });
 
 describe('/maxi/videos on the local engine', () => {
-  it('renders six seconds at 720p, and the director model follows bracketed commands', async () => {
-    const [item] = await videos('/maxi/videos', {
-      model: 'maxi-t2v',
-      action: 'generate',
-      prompt: 'snow falling on a quiet forest',
-    });
+  it('streams six seconds at 720p, and the director model follows bracketed commands', async () => {
+    // Streamed as ndjson snapshots, the last one terminal.
+    const response = await server.send(
+      '/maxi/videos',
+      { model: 'maxi-t2v', action: 'generate', prompt: 'snow falling on a quiet forest' },
+      token,
+      { accept: 'application/x-ndjson' },
+    );
+    expect(response.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { data: Item[] });
+    expect(['pending', 'running']).toContain(lines[0]!.data[0]!.state);
+    const item = lines[lines.length - 1]!.data[0];
     expect(item).toMatchObject({ state: 'succeeded', width: 1280, height: 720, fps: 24, duration: 6 });
     const image = pngDataUrl(256, 144, (x, y) => [x, y, 128]);
     const [directed] = await videos('/maxi/videos', {
