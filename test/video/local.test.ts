@@ -99,6 +99,7 @@ describe('/clip/videos on the local engine', () => {
       action: 'text2video',
       prompt: 'a calm ocean at sunset',
       aspect_ratio: '9:16',
+      element_list: [{ element_id: 'lighthouse' }],
     });
     expect(item).toMatchObject({
       state: 'succeeded',

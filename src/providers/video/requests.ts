@@ -6,6 +6,8 @@
 import { randomInt } from 'node:crypto';
 import { parseDanceFlags, type DanceFlags } from '../../contract/dance-flags.js';
 import { decodeImage, UnreadableImage } from '../../engines/qr/index.js';
+import { hsl } from '../../engines/qr/palette.js';
+import { hashOf } from '../../engines/random.js';
 import type { Canvas } from '../../engines/qr/background.js';
 import type { CameraMove, VideoSpec } from '../../engines/video/index.js';
 import { badRequest } from '../../errors.js';
@@ -224,12 +226,8 @@ function nearestRatio(aspect: number): string {
 function subjectOf(id: string): Canvas {
   const size = 160;
   const data = new Uint8Array(size * size * 4);
-  let hash = 2166136261;
-  for (const char of id) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
-  const hue = (hash % 360) / 60;
-  const rgb = [Math.abs(hue - 3) - 1, 2 - Math.abs(hue - 2), 2 - Math.abs(hue - 4)].map((c) =>
-    Math.round(255 * Math.min(1, Math.max(0, c))),
-  );
+  const hash = hashOf(id);
+  const rgb = hsl(hash % 360, 0.75, 0.5);
   const lobes = 3 + (hash % 4);
   for (let y = 0; y < size; y += 1) {
     for (let x = 0; x < size; x += 1) {
