@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Canvas } from '../../src/engines/qr/background.js';
+import type { Canvas } from '../../src/engines/canvas.js';
 import { seeded } from '../../src/engines/random.js';
 import { layAnchor, relativeTo } from '../../src/engines/video/anchor.js';
 import { beatsOf, cameraPath, PARALLAX } from '../../src/engines/video/camera.js';

@@ -3,9 +3,10 @@
  * the song's colours (style words such as "dark", "ocean" or "red" steer them), with a record
  * on it whose grooves follow the song's length and whose label takes the ink colour.
  */
-import { canvasOf, paintBackground } from '../qr/background.js';
+import { canvasOf } from '../canvas.js';
+import { paintBackground } from '../qr/background.js';
 import { paletteOf, type Rgb } from '../qr/palette.js';
-import { encodePng } from '../qr/png.js';
+import { encodePng } from '../image-codec.js';
 import { hashOf, seeded } from '../random.js';
 
 export const COVER_SIZE = 512;

@@ -4,17 +4,7 @@
  */
 import type { Palette, Rgb } from './palette.js';
 import type { Random } from '../random.js';
-
-export interface Canvas {
-  width: number;
-  height: number;
-  /** RGBA, row by row. */
-  data: Uint8Array;
-}
-
-export function canvasOf(width: number, height: number): Canvas {
-  return { width, height, data: new Uint8Array(width * height * 4) };
-}
+import type { Canvas } from '../canvas.js';
 
 /** Value noise on a lattice of random values, smoothly interpolated. */
 function noiseField(random: Random, cells: number): (x: number, y: number) => number {

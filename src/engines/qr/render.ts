@@ -3,13 +3,14 @@
  * keep the art's colours and move only in luminance, so the code reads as part of the picture
  * while every decoder still sees dark and light where the symbol has them.
  */
-import { canvasOf, paintBackground, type Canvas } from './background.js';
+import { canvasOf, type Canvas } from '../canvas.js';
+import { paintBackground } from './background.js';
 import { inksOf, luminance, paint } from './ink.js';
 import { layoutOf, type AspectRatio, type Layout, type Position } from './layout.js';
 import { encode, rotate, type Ecl, type QrSymbol } from './matrix.js';
 import { paletteOf, type Palette } from './palette.js';
 import { payloadOf, type PayloadType } from './payload.js';
-import { encodePng } from './png.js';
+import { encodePng } from '../image-codec.js';
 import jsQRModule from 'jsqr';
 import { hashOf, pick, seeded, type Random } from '../random.js';
 import {

@@ -3,7 +3,7 @@
  * palette toward a start frame or a reference), and recolouring by luminance through a palette
  * (a gradient map), which restyles a reference video while keeping its every shape and edge.
  */
-import type { Canvas } from '../qr/background.js';
+import type { Canvas } from '../canvas.js';
 import type { Palette, Rgb } from '../qr/palette.js';
 import { mixRgb } from './draw.js';
 

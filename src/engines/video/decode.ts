@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Canvas } from '../qr/background.js';
+import type { Canvas } from '../canvas.js';
 import { run, VideoToolError, withTemp } from './tools.js';
 
 export interface DecodedVideo {

@@ -3,7 +3,7 @@
  * set side by side across the first view, in the near layer so they move with the scene. An
  * image without transparency gets soft oval edges, so it sits in the scene rather than on it.
  */
-import type { Canvas } from '../qr/background.js';
+import type { Canvas } from '../canvas.js';
 import { over } from './draw.js';
 import type { Layer } from './layer.js';
 import { resampleScaled } from './resample.js';

@@ -5,7 +5,7 @@
  * twice, dropping blocks that disagree (things that move on their own). Used to borrow a
  * reference video's camera motion, and to check our own.
  */
-import type { Canvas } from '../qr/background.js';
+import type { Canvas } from '../canvas.js';
 
 /**
  * How content moved from one frame to the next: shift of the centre as a fraction of the frame

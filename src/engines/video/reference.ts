@@ -4,7 +4,7 @@
  * recoloured through the prompt's palette. As a feature only its dominant colours and its mean
  * camera motion are borrowed, to steer a scene painted from the prompt.
  */
-import type { Canvas } from '../qr/background.js';
+import type { Canvas } from '../canvas.js';
 import type { Beat } from './camera.js';
 import { dominantColors, gradientMap, recolor } from './colors.js';
 import { estimateMotion } from './motion-estimate.js';

@@ -4,7 +4,7 @@
  * streamed into ffmpeg. Composing in our own code rather than in ffmpeg filters keeps every
  * pixel under the seed's control and the camera's motion exact; ffmpeg only encodes and muxes.
  */
-import { encodePng } from '../qr/png.js';
+import { encodePng } from '../image-codec.js';
 import { hashOf, seeded } from '../random.js';
 import { relativeTo, layAnchor } from './anchor.js';
 import { beatsOf, cameraPath } from './camera.js';

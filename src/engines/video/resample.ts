@@ -3,7 +3,7 @@
  * shows a photo of another shape. Shrinking averages the source pixels each output pixel covers
  * (no aliasing from large uploads); enlarging reads bilinearly. Output is premultiplied words.
  */
-import type { Canvas } from '../qr/background.js';
+import type { Canvas } from '../canvas.js';
 import { blend4 } from './composite.js';
 
 /** Source span [from, to) of each output index, for a crop starting at `offset`. */

@@ -3,7 +3,8 @@
  * moon), distant ground below it, then clouds and a planet. Scenes without ground get the
  * palette's own procedural pattern instead, so abstract prompts stay abstract.
  */
-import { canvasOf, paintBackground } from '../qr/background.js';
+import { canvasOf } from '../canvas.js';
+import { paintBackground } from '../qr/background.js';
 import type { Rgb } from '../qr/palette.js';
 import { disc, mixRgb, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';

@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodePng } from '../qr/png.js';
+import { encodePng } from '../image-codec.js';
 import { decodeFrames } from './decode.js';
 import { run, VideoToolError, withTemp } from './tools.js';
 import type { ReferenceVideo } from './types.js';

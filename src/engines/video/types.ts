@@ -3,7 +3,7 @@
  * practice: a truck or pedestal moves the camera (near things slide more than far ones), a pan or
  * tilt turns it (everything slides alike), a push moves it forward, a zoom changes the lens.
  */
-import type { Canvas } from '../qr/background.js';
+import type { Canvas } from '../canvas.js';
 
 /**
  * The camera at one frame, relative to the first: offset of the view centre as a fraction of the

@@ -8,7 +8,7 @@ import { parseDanceFlags, type DanceFlags } from '../../contract/dance-flags.js'
 import { decodeImage, UnreadableImage } from '../../engines/qr/index.js';
 import { hsl } from '../../engines/qr/palette.js';
 import { hashOf } from '../../engines/random.js';
-import type { Canvas } from '../../engines/qr/background.js';
+import type { Canvas } from '../../engines/canvas.js';
 import type { CameraMove, VideoSpec } from '../../engines/video/index.js';
 import { badRequest } from '../../errors.js';
 import type { Job } from '../index.js';

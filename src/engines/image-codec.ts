@@ -1,7 +1,7 @@
-/** PNG out, and PNG or JPEG in (for content images): pure JavaScript, nothing to install. */
+/** PNG out, and PNG or JPEG in (content images, reference frames, ID cards): pure JavaScript, nothing to install. */
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import type { Canvas } from './background.js';
+import type { Canvas } from './canvas.js';
 
 export function encodePng(canvas: Canvas): Buffer {
   // One filter (Paeth) rather than trying all five per row: as small here, and twice as fast.
