@@ -16,48 +16,53 @@ export type Quad = readonly [Point, Point, Point, Point];
 /** A 3×3 projective matrix, row by row, with h[8] = 1. */
 export type Homography = Float64Array;
 
-/** Solves the 8×8 system by Gaussian elimination with partial pivoting. */
-function solve(a: number[][], b: number[]): number[] {
+/** Solves the n×n system a·x = b (a row by row) by Gaussian elimination with partial pivoting. */
+function solve(a: Float64Array, b: Float64Array): Float64Array {
   const n = b.length;
+  const at = (row: number, col: number) => a[row * n + col]!;
   for (let col = 0; col < n; col++) {
     let pivot = col;
-    for (let row = col + 1; row < n; row++) if (Math.abs(a[row][col]) > Math.abs(a[pivot][col])) pivot = row;
-    if (Math.abs(a[pivot][col]) < 1e-12) throw new Error('degenerate quadrilateral');
-    [a[col], a[pivot]] = [a[pivot], a[col]];
-    [b[col], b[pivot]] = [b[pivot], b[col]];
+    for (let row = col + 1; row < n; row++)
+      if (Math.abs(at(row, col)) > Math.abs(at(pivot, col))) pivot = row;
+    if (Math.abs(at(pivot, col)) < 1e-12) throw new Error('degenerate quadrilateral');
+    for (let k = 0; k < n; k++) {
+      const t = at(col, k);
+      a[col * n + k] = at(pivot, k);
+      a[pivot * n + k] = t;
+    }
+    [b[col], b[pivot]] = [b[pivot]!, b[col]!];
     for (let row = col + 1; row < n; row++) {
-      const f = a[row][col] / a[col][col];
-      for (let k = col; k < n; k++) a[row][k] -= f * a[col][k];
-      b[row] -= f * b[col];
+      const f = at(row, col) / at(col, col);
+      for (let k = col; k < n; k++) a[row * n + k] = at(row, k) - f * at(col, k);
+      b[row] = b[row]! - f * b[col]!;
     }
   }
-  const x = new Array<number>(n).fill(0);
+  const x = new Float64Array(n);
   for (let row = n - 1; row >= 0; row--) {
-    let sum = b[row];
-    for (let k = row + 1; k < n; k++) sum -= a[row][k] * x[k];
-    x[row] = sum / a[row][row];
+    let sum = b[row]!;
+    for (let k = row + 1; k < n; k++) sum -= at(row, k) * x[k]!;
+    x[row] = sum / at(row, row);
   }
   return x;
 }
 
 /** The homography taking each `from` corner to the matching `to` corner. */
 export function homography(from: Quad, to: Quad): Homography {
-  const a: number[][] = [];
-  const b: number[] = [];
+  const a = new Float64Array(64);
+  const b = new Float64Array(8);
   for (let i = 0; i < 4; i++) {
-    const { x, y } = from[i];
-    const { x: u, y: v } = to[i];
-    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y]);
-    b.push(u);
-    a.push([0, 0, 0, x, y, 1, -v * x, -v * y]);
-    b.push(v);
+    const { x, y } = from[i]!;
+    const { x: u, y: v } = to[i]!;
+    a.set([x, y, 1, 0, 0, 0, -u * x, -u * y, 0, 0, 0, x, y, 1, -v * x, -v * y], i * 16);
+    b[2 * i] = u;
+    b[2 * i + 1] = v;
   }
   return Float64Array.from([...solve(a, b), 1]);
 }
 
 export function project(h: Homography, x: number, y: number): Point {
-  const w = h[6] * x + h[7] * y + h[8];
-  return { x: (h[0] * x + h[1] * y + h[2]) / w, y: (h[3] * x + h[4] * y + h[5]) / w };
+  const w = h[6]! * x + h[7]! * y + h[8]!;
+  return { x: (h[0]! * x + h[1]! * y + h[2]!) / w, y: (h[3]! * x + h[4]! * y + h[5]!) / w };
 }
 
 /** The rectangle of a width×height raster as a quad. */
@@ -110,8 +115,8 @@ export function warpQuad(
       const i01 = (y1 * sw + x0) * 4;
       const i11 = (y1 * sw + x1) * 4;
       for (let c = 0; c < 4; c++) {
-        const top = src[i00 + c] + (src[i10 + c] - src[i00 + c]) * ax;
-        const bottom = src[i01 + c] + (src[i11 + c] - src[i01 + c]) * ax;
+        const top = src[i00 + c]! + (src[i10 + c]! - src[i00 + c]!) * ax;
+        const bottom = src[i01 + c]! + (src[i11 + c]! - src[i01 + c]!) * ax;
         dst[o + c] = Math.round(top + (bottom - top) * ay);
       }
     }
