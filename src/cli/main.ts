@@ -8,6 +8,7 @@ import { ConfigError } from '../config/index.js';
 import { serve, work } from './serve.js';
 import { tokenCommands } from './token.js';
 import { searchCommands } from './search.js';
+import { identityCommands } from './identity.js';
 
 const program = new Command('switchyard')
   .description('Self-hosted search, video, music, chat, QR art and ID-card API')
@@ -33,6 +34,7 @@ program
 
 program.addCommand(tokenCommands(configOption));
 program.addCommand(searchCommands(configOption));
+program.addCommand(identityCommands(configOption));
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(

@@ -19,6 +19,7 @@ export interface Config extends Omit<ConfigInput, 'prices'> {
   database: { url: string; pool_size: number };
   blobs: ConfigInput['blobs'] & { dir: string };
   search: ConfigInput['search'] & { index_path: string };
+  identity: ConfigInput['identity'] & { key_file: string };
   prices: Record<string, Price>;
 }
 
@@ -128,6 +129,10 @@ export function loadConfig(options: LoadOptions = {}): Config {
     search: {
       ...input.search,
       index_path: resolve(input.search.index_path ?? resolve(dataDir, 'search-index.db')),
+    },
+    identity: {
+      ...input.identity,
+      key_file: resolve(input.identity.key_file ?? resolve(dataDir, 'identity.key')),
     },
     prices: { ...DEFAULT_PRICES, ...input.prices },
   };

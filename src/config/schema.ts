@@ -41,7 +41,7 @@ export const CHANNEL_CAPABILITY: Readonly<Record<(typeof CHANNEL_TYPES)[number],
   'local-llm': ['chat'],
   searxng: ['serp'],
   serper: ['serp'],
-  passthrough: ['serp', 'clip', 'dance', 'maxi'],
+  passthrough: ['serp', 'clip', 'dance', 'maxi', 'identity'],
   'local-index': ['serp'],
   kling: ['clip'],
   seedance: ['dance'],
@@ -57,7 +57,7 @@ const Channel = Closed({
       'chat: openai-compatible (any upstream speaking OpenAI chat completions), local-llm (a GGUF file run in-process); ' +
       'serp: searxng (a SearXNG JSON API), serper (a Serper-style API), passthrough (an upstream speaking /serp/web), local-index (the local search index); ' +
       "clip: kling (Kling's video API); dance: seedance (the ModelArk content generation tasks API); maxi: minimax (MiniMax video generation); " +
-      'clip, dance, maxi: passthrough (an upstream speaking this same interface)',
+      'clip, dance, maxi, identity: passthrough (an upstream speaking this same interface)',
   }),
   base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
   api_key: Type.Optional(Type.String({ minLength: 1 })),
@@ -256,6 +256,37 @@ export const ConfigSchema = Closed({
           minimum: 1,
           maximum: 64,
           description: 'threads rendering videos at a time (all three families); one per core when absent',
+        }),
+      ),
+    },
+    { default: {} },
+  ),
+  identity: Closed(
+    {
+      key: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description:
+            'base64 of 32 bytes sealing the identity registry and the field keys; the same on every node; key_file when absent',
+        }),
+      ),
+      key_file: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description:
+            'where the identity key is kept (created on first use); <data_dir>/identity.key when absent',
+        }),
+      ),
+      keep_images: Type.Boolean({
+        default: false,
+        description:
+          'keep each ID card image in the file store; by default an image lives only for its request',
+      }),
+      workers: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 64,
+          description: 'threads reading ID cards at a time; one per core when absent',
         }),
       ),
     },

@@ -1,45 +1,64 @@
 /**
- * Sends an `EventStream` as server-sent events: one `data:` event per item, then `data: [DONE]`.
- * A failure after the stream started cannot change the status any more, so it is sent as a last
- * `data: {"error": …}` event and the stream closes without `[DONE]`: never a silent clean end.
+ * Sends a streamed answer: an `EventStream` as server-sent events (one `data:` event per item,
+ * then `data: [DONE]`), a `LineStream` as newline-delimited JSON (one line per item, the answer
+ * last). A failure after the stream started cannot change the status any more, so it is sent as
+ * a last `{"error": …}` item and the stream closes without its end mark: never a silent clean end.
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { EventStream } from '../providers/index.js';
 import { ServiceError } from '../errors.js';
 
-function errorEvent(error: unknown): string {
+export interface Framing {
+  contentType: string;
+  frame(item: unknown): string;
+  /** Written after the last item of a stream that ended well. */
+  end?: string;
+}
+
+export const SERVER_SENT_EVENTS: Framing = {
+  contentType: 'text/event-stream; charset=utf-8',
+  frame: (item) => `data: ${JSON.stringify(item)}\n\n`,
+  end: 'data: [DONE]\n\n',
+};
+
+export const NDJSON: Framing = {
+  contentType: 'application/x-ndjson',
+  frame: (item) => `${JSON.stringify(item)}\n`,
+};
+
+function errorItem(error: unknown) {
   const known = error instanceof ServiceError ? error : new ServiceError('api_error', 'the stream failed');
-  return JSON.stringify({ error: { code: known.code, type: known.code, message: known.message } });
+  return { error: { code: known.code, type: known.code, message: known.message } };
 }
 
 /**
- * Sends the events; `ended(ok, clientLeft)` runs once the stream is over, before the response
+ * Sends the items; `ended(ok, clientLeft)` runs once the stream is over, before the response
  * closes.
  */
-export function sendEvents(
+export function sendStream(
   reply: FastifyReply,
-  stream: EventStream,
+  items: AsyncIterable<unknown>,
+  framing: Framing,
   ended: (ok: boolean, clientLeft: boolean) => Promise<void>,
 ): FastifyReply {
   const out = new PassThrough();
   reply
     .header('cache-control', 'no-cache')
     .header('x-accel-buffering', 'no')
-    .type('text/event-stream; charset=utf-8')
+    .type(framing.contentType)
     .send(out);
   void (async () => {
     let ok = true;
     try {
-      for await (const event of stream.events) {
+      for await (const item of items) {
         if (out.destroyed) break;
-        out.write(`data: ${JSON.stringify(event)}\n\n`);
+        out.write(framing.frame(item));
       }
-      if (!out.destroyed) out.write('data: [DONE]\n\n');
+      if (!out.destroyed && framing.end) out.write(framing.end);
     } catch (error) {
       ok = false;
       reply.log.warn({ err: error }, 'stream failed after it started');
-      if (!out.destroyed) out.write(`data: ${errorEvent(error)}\n\n`);
+      if (!out.destroyed) out.write(framing.frame(errorItem(error)));
     } finally {
       await ended(ok, out.destroyed).catch((error: unknown) =>
         reply.log.error({ err: error }, 'stream settlement failed'),

@@ -10,8 +10,8 @@ import { validateRequest } from '../contract/validate.js';
 import { mayCall, type Token } from '../accounts/tokens.js';
 import { chargeFor } from '../config/index.js';
 import type { TokenCount } from '../config/prices.js';
-import { EventStream } from '../providers/index.js';
-import { sendEvents } from './event-stream.js';
+import { EventStream, LineStream } from '../providers/index.js';
+import { NDJSON, SERVER_SENT_EVENTS, sendStream } from './event-stream.js';
 import { badRequest, ServiceError } from '../errors.js';
 import type { Services } from '../services.js';
 import { negotiate } from './accept.js';
@@ -105,8 +105,15 @@ function handler(services: Services) {
               accept: caller.accept,
               signal: controller.signal,
             });
+      if (answer instanceof LineStream) {
+        const lines = await answer.start();
+        return sendStream(reply, lines, NDJSON, async (ok) => {
+          caller.charged = ok ? charge.actual(undefined) : 0;
+          await reservation.settle(caller.charged);
+        });
+      }
       if (answer instanceof EventStream) {
-        return sendEvents(reply, answer, async (ok, clientLeft) => {
+        return sendStream(reply, answer.events, SERVER_SENT_EVENTS, async (ok, clientLeft) => {
           const usage = answer.usage();
           // A broken stream is charged for what it used when that is known. Unknown: a stream
           // the client abandoned keeps its hold (the upstream generated for it); one that broke

@@ -36,6 +36,12 @@ import { Passthrough } from './serp/passthrough.js';
 import { Searxng } from './serp/searxng.js';
 import { Serper } from './serp/serper.js';
 import type { SerpBackend } from './serp/types.js';
+import { IdcardPool } from '../engines/idcard/pool.js';
+import { IdentityCapability } from './identity/capability.js';
+import { FieldKeys } from './identity/field-keys.js';
+import { loadIdentityKey } from './identity/identity-key.js';
+import { IdentityPassthrough } from './identity/passthrough.js';
+import { IdentityRegistry } from './identity/registry.js';
 import { Providers, type Capability } from './index.js';
 
 type ChannelConfig = Config['channels'][number];
@@ -112,6 +118,33 @@ function videoBackend(channel: ChannelConfig): VideoBackend {
 
 const VIDEO_FAMILIES: readonly VideoFamily[] = ['clip', 'dance', 'maxi'];
 
+/**
+ * ID cards: passthrough channels when configured, else the local engine checking cards against
+ * the local registry. The field keys are this server's either way.
+ */
+function identityOf(config: Config, resources: EngineResources, policy: RoutingPolicy): IdentityCapability {
+  const key = loadIdentityKey(config.identity);
+  const channels = config.channels.filter((c) => c.capability === 'identity');
+  return new IdentityCapability({
+    media: resources.media,
+    keys: new FieldKeys(resources.db, key),
+    keepImages: config.identity.keep_images,
+    ...(channels.length > 0
+      ? {
+          channels: {
+            router: new ChannelRouter(channels, policy),
+            backends: new Map(channels.map((c) => [c.name, new IdentityPassthrough(c)])),
+          },
+        }
+      : {
+          local: {
+            engine: new IdcardPool(config.identity.workers ?? availableParallelism()),
+            source: new IdentityRegistry(resources.db, key),
+          },
+        }),
+  });
+}
+
 export function providersFrom(config: Config, resources?: EngineResources): Providers {
   const policy: RoutingPolicy = {
     retries: config.routing.retries,
@@ -119,7 +152,9 @@ export function providersFrom(config: Config, resources?: EngineResources): Prov
     cooldownAfter: config.routing.cooldown_after,
     cooldownSeconds: config.routing.cooldown_seconds,
   };
-  const capabilities: Partial<Record<'chat' | 'serp' | 'qrart' | 'tune' | VideoFamily, Capability>> = {
+  const capabilities: Partial<
+    Record<'chat' | 'serp' | 'qrart' | 'tune' | 'identity' | VideoFamily, Capability>
+  > = {
     // The QR renderer is local and needs nothing configured: one render per core at a time.
     qrart: new QrArtCapability(availableParallelism()),
   };
@@ -150,6 +185,7 @@ export function providersFrom(config: Config, resources?: EngineResources): Prov
           : undefined;
       capabilities[family] = new VideoCapability(family, library, videos, new SoundTrack(audio), upstreams);
     }
+    capabilities.identity = identityOf(config, resources, policy);
   }
   const configured = config.channels.filter((c) => c.capability === 'serp');
   const serp = configured.length > 0 ? configured : [IMPLICIT_LOCAL];

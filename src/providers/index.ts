@@ -58,6 +58,28 @@ export class EventStream {
   ) {}
 }
 
+/**
+ * An answer streamed as newline-delimited JSON (`accept: application/x-ndjson` on a synchronous
+ * operation): progress lines, then the answer itself as the last line.
+ */
+export class LineStream {
+  constructor(private readonly lines: AsyncIterable<unknown>) {}
+
+  /**
+   * Runs up to the first line, so that a failure before anything was sent is still answered
+   * with its own HTTP status; the lines from the first on come back.
+   */
+  async start(): Promise<AsyncIterable<unknown>> {
+    const iterator = this.lines[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    return (async function* () {
+      if (first.done) return;
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    })();
+  }
+}
+
 export interface Capability {
   /** Answers a synchronous operation's response body, or an event stream. */
   handle?(call: Call): Promise<unknown>;

@@ -7,7 +7,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { UpstreamFailure } from './router.js';
 
-interface UpstreamChannel {
+export interface UpstreamChannel {
   name: string;
   api_key?: string;
   timeout_seconds: number;

@@ -146,6 +146,29 @@ export interface VideoTable {
   created_at: number;
 }
 
+/**
+ * The local verification source: one reference record per ID number. Nothing in it is readable
+ * without the identity key: the row is found by a keyed hash of the number and holds the record
+ * sealed with AES-256-GCM.
+ */
+export interface IdentityTable {
+  /** HMAC-SHA256 of the ID number under the identity key, hex. */
+  lookup: string;
+  /** The record (name, number, portrait) sealed under the identity key, base64. */
+  sealed: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A token's keys for the `encryption` member of the identity operations, each version kept. */
+export interface FieldKeyTable {
+  token_id: string;
+  version: number;
+  /** The 32-byte key sealed under the identity key, base64. */
+  sealed: string;
+  created_at: number;
+}
+
 export interface Database {
   tokens: TokenTable;
   usage: UsageTable;
@@ -155,4 +178,6 @@ export interface Database {
   songs: SongTable;
   personas: PersonaTable;
   videos: VideoTable;
+  identities: IdentityTable;
+  field_keys: FieldKeyTable;
 }

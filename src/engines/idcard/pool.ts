@@ -1,0 +1,35 @@
+/**
+ * The ID card engine off the event loop: each card is read on a worker thread (its Tesseract runs
+ * as a child process of that thread), one card per thread at a time.
+ */
+import { UnreadableImage } from '../image-codec.js';
+import { scriptNextTo, StepPool } from '../worker-pool.js';
+import type * as steps from './steps.js';
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export interface CardInspection extends Omit<steps.Inspection, 'portrait' | 'card'> {
+  portrait: Buffer | null;
+  card: Buffer;
+}
+
+export class IdcardPool {
+  private readonly pool: StepPool<typeof steps>;
+
+  constructor(size: number) {
+    this.pool = new StepPool(scriptNextTo(import.meta.url, 'idcard-worker'), size, { UnreadableImage });
+  }
+
+  async inspect(image: Buffer): Promise<CardInspection> {
+    const found = await this.pool.run('inspect', image);
+    return { ...found, portrait: found.portrait && asBuffer(found.portrait), card: asBuffer(found.card) };
+  }
+
+  similarity(a: Buffer, b: Buffer): Promise<number> {
+    return this.pool.run('similarity', a, b);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,39 @@
+/** What the identity operations need of the ID card engine (engines/idcard), off the event loop. */
+
+export type CardField = 'name' | 'sex' | 'nation' | 'birth' | 'address' | 'id_number';
+
+/** The signals behind the `config` warnings, each computed on every card. */
+export interface CardSignals {
+  /** No colour: a photocopy or a greyscale scan. */
+  copy: boolean;
+  /** Part of the card lies outside the image or is covered at its border. */
+  border: boolean;
+  /** A photo of a screen (moiré) or of a glossy print (glare). */
+  reshoot: boolean;
+  /** Signs of editing: a region whose tone, noise or type differs from the rest of the card. */
+  ps: boolean;
+  /** A temporary resident card. */
+  temporary: boolean;
+}
+
+export interface CardInspection {
+  /** A card front was located (its outline or its printed labels). */
+  found: boolean;
+  /** Cleaned values, '' where a field could not be read. */
+  fields: Record<CardField, string>;
+  /** Sharpness 0–100; below 50 the card is blurred. */
+  quality: number;
+  signals: CardSignals;
+  /** The holder's photo cut from the card (PNG), or null when it could not be cut out. */
+  portrait: Buffer | null;
+  /** The card rectified (PNG), compared whole when the portrait could not be cut out. */
+  card: Buffer;
+}
+
+export interface CardEngine {
+  /** Reads a card image (PNG or JPEG bytes); throws UnreadableImage for other bytes. */
+  inspect(image: Buffer, signal: AbortSignal): Promise<CardInspection>;
+  /** Similarity 0–100 of two face images (PNG or JPEG); 70 or more: the same person. */
+  similarity(a: Buffer, b: Buffer, signal: AbortSignal): Promise<number>;
+  close(): Promise<void>;
+}
