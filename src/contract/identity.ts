@@ -130,6 +130,8 @@ export const IdcardCheckResponse = Type.Object({
 export const IdcardOcrResponse = Type.Object({
   ...cardData,
   id_card: text('The ID number verified'),
+  // Not in the origin's answer: present when the token has a field key, as in check-1e.
+  encryption: Encryption,
 });
 
 const identityOperation = {

@@ -2,7 +2,7 @@
  * An identity channel to an external service that speaks these same two operations (another
  * Switchyard, or a vendor of the same interface): the request goes up in plain text (the client's
  * encryption is ours to open) with the channel's key as a bearer token, and the answer is checked
- * against the contract before a client sees it.
+ * against the contract (and must carry its `result` code) before a client sees it.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { checkSchema } from '../../contract/validate.js';
@@ -27,11 +27,12 @@ export class IdentityPassthrough {
       await postJson(this.channel, `${this.base}${path}`, body, signal),
     );
     const [first] = checkSchema(response, answer);
-    if (first !== undefined || typeof answer !== 'object' || answer === null) {
-      throw new UpstreamFailure(
-        `${this.channel.name} answered outside the contract: ${first ? `${first.field} ${first.rule}` : 'not an object'}`,
-      );
-    }
+    const fault = first
+      ? `${first.field} ${first.rule}`
+      : typeof (answer as { result?: unknown } | null)?.result !== 'string'
+        ? 'no result code'
+        : undefined;
+    if (fault) throw new UpstreamFailure(`${this.channel.name} answered outside the contract: ${fault}`);
     return answer as Record<string, unknown>;
   }
 }
