@@ -7,6 +7,9 @@
  */
 export const SCHEMA_VERSION = 4;
 
+/** Porter stemming over unicode61, which folds case and diacritics. */
+export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS documents (
   id INTEGER PRIMARY KEY,
@@ -35,7 +38,7 @@ CREATE TABLE IF NOT EXISTS facets (
 );
 CREATE INDEX IF NOT EXISTS documents_site ON documents(site, kind);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-  title, body, tokenize = 'porter unicode61 remove_diacritics 2'
+  title, body, tokenize = '${TOKENIZER}'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocabulary USING fts5vocab(fts, row);
 CREATE TABLE IF NOT EXISTS queries (
@@ -47,6 +50,6 @@ CREATE TABLE IF NOT EXISTS queries (
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS queries_fts USING fts5(
   text, content = 'queries', content_rowid = 'id',
-  tokenize = 'porter unicode61 remove_diacritics 2'
+  tokenize = '${TOKENIZER}'
 );
 `;

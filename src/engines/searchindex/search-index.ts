@@ -5,6 +5,7 @@ import { filterSql, primaryLanguage, type FacetCount } from './filters.js';
 import { anyExpression, parseQuery, titleExpression } from './query.js';
 import { recordKey, siteOf } from './records.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { Stemmer } from './stemmer.js';
 import { STOP_WORDS } from './stopwords.js';
 import type {
   Kind,
@@ -17,15 +18,16 @@ import type {
 } from './types.js';
 
 /**
- * The best of a small grid on Cranfield's odd-numbered queries only (bench/search-quality.mjs);
- * the held-out even queries are reported there.
+ * The best of a grid on Cranfield's odd-numbered queries only (bench/search-quality.mjs); the
+ * held-out even queries are reported there.
  */
 export const DEFAULT_RANKING: RankingOptions = {
   titleWeight: 5,
   bodyWeight: 1,
-  feedbackDocs: 3,
+  feedbackDocs: 5,
   feedbackTerms: 40,
-  feedbackWeight: 2,
+  feedbackSharpness: 0.5,
+  feedbackWeight: 1,
   feedbackDepth: 30,
 };
 
@@ -39,10 +41,11 @@ const WHOLE_SNIPPET = 300;
 const FREQUENCIES_KEPT = 100_000;
 const SNIPPET_TOKENS = 32;
 
+/** A document's stemmed terms, per column, and its length as bm25() counts it. */
 interface TermVector {
-  /** Tokens in the document. */
-  length: number;
-  counts: Map<string, number>;
+  tokens: number;
+  title: Map<string, number>;
+  body: Map<string, number>;
 }
 
 interface DocumentRow {
@@ -76,6 +79,7 @@ export class IndexVersionError extends Error {}
  */
 export class SearchIndex {
   private readonly db: Database.Database;
+  private readonly stemmer: Stemmer;
   private readonly stopStems: ReadonlySet<string>;
   private count: number | undefined;
   private profile: (FacetCount & { n: number })[] | undefined;
@@ -103,7 +107,13 @@ export class SearchIndex {
     this.db.exec(SCHEMA);
     this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     this.ranking = { ...DEFAULT_RANKING, ...ranking };
-    this.stopStems = this.stemStopWords();
+    this.stemmer = new Stemmer(this.db);
+    // The stop words as the tokenizer stems them ("this" → "thi"), to skip in feedback.
+    this.stopStems = this.stemmer.terms(
+      Object.values(STOP_WORDS)
+        .flatMap((set) => [...set])
+        .join(' '),
+    );
   }
 
   /** Adds documents in one transaction; a record already indexed is replaced. */
@@ -163,45 +173,51 @@ export class SearchIndex {
     // One OR query: bm25() sums its phrases' scores, each clause weighing the same, 1/n.
     const first = this.score(anyExpression(clauses), 1 / clauses.length, request, ranking);
     if (ranking.feedbackWeight <= 0 || ranking.feedbackDocs <= 0 || first.length === 0) return first;
-    return this.feedback(first, ranking);
+    return this.feedback(first, clauses.length, ranking);
   }
 
   /**
    * Reorders the best `feedbackDepth` results by the expansion terms of the top few (RM3-style),
-   * scored with BM25 over each document's own term counts. Cost follows the depth, not the
-   * index: on a large index a common expansion term would otherwise mean reading its whole
-   * posting list. Results below the depth keep their order; they were behind already, and
-   * feedback only adds to scores, so they stay behind. It never brings in a document that lacks
-   * every query word.
+   * each scored as bm25() scores the query's words: column weights, BM25 over each document's
+   * own term counts. The original query keeps weight 1 against the expansion's
+   * `feedbackWeight`. Cost follows the depth, not the index: on a large index a common
+   * expansion term would otherwise mean reading its whole posting list; on Cranfield, scoring
+   * the whole index instead ranks as reordering the first hundred does. Results below the depth
+   * keep their order; they were behind already, and feedback only adds to scores, so they stay
+   * behind. It never brings in a document that lacks every query word.
    */
-  private feedback(first: RankedId[], ranking: RankingOptions): RankedId[] {
+  private feedback(first: RankedId[], clauses: number, ranking: RankingOptions): RankedId[] {
     const top = first.slice(0, ranking.feedbackDocs);
     const topVectors = this.termVectors(top.map((hit) => hit.id));
     const terms = expansionTerms(
-      top,
-      (id) => topVectors.get(id)?.counts ?? new Map<string, number>(),
+      // Scores summed over the query's words, as a log-likelihood is (score() averages them).
+      top.map((hit) => ({ id: hit.id, score: hit.score * clauses })),
+      (id) => wholeCounts(topVectors.get(id)),
       this.stopStems,
       ranking.feedbackTerms,
+      ranking.feedbackSharpness,
     );
     if (terms.length === 0) return first;
     const depth = first.slice(0, ranking.feedbackDepth);
     const vectors = this.termVectors(
       depth.map((hit) => hit.id),
-      terms.map((t) => t.term),
+      new Set(terms.map((t) => t.term)),
     );
-    const lengthOf = (id: number) => vectors.get(id)?.length ?? 0;
-    const averageLength = depth.reduce((sum, hit) => sum + lengthOf(hit.id), 0) / Math.max(1, depth.length);
+    const tokensOf = (id: number) => vectors.get(id)?.tokens ?? 0;
+    const averageLength = depth.reduce((sum, hit) => sum + tokensOf(hit.id), 0) / Math.max(1, depth.length);
     const documents = this.documentCount();
     const idf = terms.map(({ term }) => {
       const df = this.documentFrequency(term);
       return Math.max(1e-6, Math.log((documents - df + 0.5) / (df + 0.5)));
     });
     const reordered = depth.map((hit) => {
-      const counts = vectors.get(hit.id)?.counts ?? new Map<string, number>();
-      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengthOf(hit.id)) / Math.max(1, averageLength));
+      const vector = vectors.get(hit.id);
+      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * tokensOf(hit.id)) / Math.max(1, averageLength));
       let extra = 0;
       terms.forEach(({ term, weight }, t) => {
-        const tf = counts.get(term) ?? 0;
+        const tf =
+          ranking.titleWeight * (vector?.title.get(term) ?? 0) +
+          ranking.bodyWeight * (vector?.body.get(term) ?? 0);
         if (tf > 0) extra += weight * (idf[t] ?? 0) * ((tf * (BM25_K1 + 1)) / (tf + norm));
       });
       return { id: hit.id, score: hit.score + ranking.feedbackWeight * extra };
@@ -443,56 +459,28 @@ export class SearchIndex {
       .sort((a, b) => b.score - a.score || a.id - b.id);
   }
 
-  /**
-   * Stemmed term counts of some documents, by running their text through a scratch FTS5 table:
-   * cost follows the documents' length, not the index's (an fts5vocab 'instance' scan of the main
-   * table reads every posting). Only `only` terms are counted when given; `length` is always the
-   * document's token count.
-   */
-  private termVectors(ids: readonly number[], only?: readonly string[]): Map<number, TermVector> {
-    const vectors = new Map<number, TermVector>();
-    const read = this.db.prepare<[number], { title: string; text: string; tokens: number }>(
-      'SELECT title, text, tokens FROM documents WHERE id = ?',
+  /** Stemmed term counts of some documents, per column: of every term, or of the `only` ones. */
+  private termVectors(ids: readonly number[], only?: ReadonlySet<string>): Map<number, TermVector> {
+    const read = this.db.prepare<[number], { id: number; title: string; text: string; tokens: number }>(
+      'SELECT id, title, text, tokens FROM documents WHERE id = ?',
     );
-    const put = this.db.prepare('INSERT INTO temp.scratch (rowid, w) VALUES (?, ?)');
-    this.db.transaction(() => {
-      for (const id of ids) {
-        const doc = read.get(id);
-        if (!doc) continue;
-        vectors.set(id, { length: doc.tokens, counts: new Map() });
-        put.run(id, spaceCjk(`${doc.title}\n${doc.text}`));
-      }
-      // Counting only the terms asked for reads only their entries, not every token.
-      const counted = only
-        ? this.db
-            .prepare<string[], { id: number; term: string; n: number }>(
-              `SELECT doc AS id, term, count(*) AS n FROM temp.scratch_instances
-               WHERE term IN (${only.map(() => '?').join(', ')}) GROUP BY doc, term`,
-            )
-            .all(...only)
-        : this.db
-            .prepare<[], { id: number; term: string; n: number }>(
-              'SELECT doc AS id, term, count(*) AS n FROM temp.scratch_instances GROUP BY doc, term',
-            )
-            .all();
-      for (const row of counted) vectors.get(row.id)?.counts.set(row.term, row.n);
-      // Contentless, so emptied at once rather than row by row (which re-reads every row).
-      this.db.prepare("INSERT INTO temp.scratch (scratch) VALUES ('delete-all')").run();
-    })();
-    return vectors;
+    const docs = ids.flatMap((id) => read.get(id) ?? []);
+    const counts = this.stemmer.count(
+      docs.flatMap((doc) => [doc.title, doc.text]),
+      only,
+    );
+    return new Map(
+      docs.map((doc, i) => [
+        doc.id,
+        { tokens: doc.tokens, title: counts[2 * i] ?? new Map(), body: counts[2 * i + 1] ?? new Map() },
+      ]),
+    );
   }
+}
 
-  /** The stop words as the porter tokenizer stems them ("this" → "thi"), to skip in feedback. */
-  private stemStopWords(): Set<string> {
-    const words = [...Object.values(STOP_WORDS)].flatMap((set) => [...set]).join(' ');
-    this.db.exec(
-      "CREATE VIRTUAL TABLE temp.scratch USING fts5(w, content = '', tokenize = 'porter unicode61 remove_diacritics 2')",
-    );
-    this.db.exec('CREATE VIRTUAL TABLE temp.scratch_terms USING fts5vocab(temp, scratch, row)');
-    this.db.exec('CREATE VIRTUAL TABLE temp.scratch_instances USING fts5vocab(temp, scratch, instance)');
-    this.db.prepare('INSERT INTO temp.scratch (w) VALUES (?)').run(words);
-    const rows = this.db.prepare<[], { term: string }>('SELECT term FROM temp.scratch_terms').all();
-    this.db.prepare("INSERT INTO temp.scratch (scratch) VALUES ('delete-all')").run();
-    return new Set(rows.map((row) => row.term));
-  }
+/** A document's terms over both columns, each occurrence counted once: its language model. */
+function wholeCounts(vector: TermVector | undefined): Map<string, number> {
+  const counts = new Map(vector?.body);
+  for (const [term, n] of vector?.title ?? []) counts.set(term, (counts.get(term) ?? 0) + n);
+  return counts;
 }

@@ -85,7 +85,12 @@ export interface RankingOptions {
   /** Pseudo-relevance feedback (RM3-style): top documents read, expansion terms added. */
   feedbackDocs: number;
   feedbackTerms: number;
-  /** Weight of the whole expansion relative to one original query term; 0 turns feedback off. */
+  /**
+   * How unequally the top documents vote: each by exp(sharpness × its score summed over the
+   * query's words); 0 gives every one of them the same vote.
+   */
+  feedbackSharpness: number;
+  /** Weight of the whole expansion relative to the original query's; 0 turns feedback off. */
   feedbackWeight: number;
   /** How many of the first results feedback reorders. */
   feedbackDepth: number;
