@@ -3,12 +3,14 @@
  * (`make test` builds it first).
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { freePort } from './support/server.js';
+import { canvasOf } from '../src/engines/canvas.js';
+import { encodePng } from '../src/engines/image-codec.js';
 
 const run = promisify(execFile);
 const BIN = resolve('bin/switchyard');
@@ -148,5 +150,90 @@ describe('switchyard search', () => {
     );
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr).toContain('bad.jsonl:1: link: is required');
+  });
+});
+
+describe('switchyard identity', () => {
+  it('enrolls, lists, updates and removes identities, and shows field keys', async () => {
+    const portrait = join(dir, 'portrait.png');
+    writeFileSync(portrait, encodePng(canvasOf(40, 50)));
+    const number = '11010519491231002X';
+    expect(
+      await cli(
+        'identity',
+        'enroll',
+        '--config',
+        config,
+        '--name',
+        '张晓明',
+        '--id-number',
+        number,
+        '--portrait',
+        portrait,
+      ),
+    ).toBe(`enrolled ${number}\n`);
+    const listed = JSON.parse(await cli('identity', 'list', '--config', config, '--json')) as Record<
+      string,
+      unknown
+    >[];
+    expect(listed).toEqual([expect.objectContaining({ id_number: number, name: '张晓明', portrait: true })]);
+
+    expect(
+      await cli(
+        'identity',
+        'update',
+        '--config',
+        config,
+        '--id-number',
+        number,
+        '--name',
+        '张晓红',
+        '--no-portrait',
+      ),
+    ).toBe(`updated ${number}\n`);
+    expect(await cli('identity', 'list', '--config', config)).toBe(`${number}  张晓红  portrait=no\n`);
+
+    // The record is sealed: the database file holds neither the name nor the number.
+    const database = readFileSync(join(dir, 'switchyard.db'));
+    expect(database.includes(Buffer.from('张晓红'))).toBe(false);
+    expect(database.includes(Buffer.from(number))).toBe(false);
+
+    const refused = (args: string[]) =>
+      run(BIN, ['identity', ...args, '--config', config]).catch((e: unknown) => e);
+    expect(await refused(['enroll', '--name', 'x', '--id-number', '110105194912310021'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('check digit'),
+    });
+    expect(await refused(['enroll', '--name', 'x', '--id-number', number])).toMatchObject({
+      stderr: expect.stringContaining('already enrolled'),
+    });
+    expect(
+      await refused(['enroll', '--name', 'x', '--id-number', '110101199003070038', '--portrait', config]),
+    ).toMatchObject({
+      stderr: expect.stringContaining('--portrait'),
+    });
+
+    expect(await cli('identity', 'remove', '--config', config, '--id-number', number)).toBe(
+      `removed ${number}\n`,
+    );
+    expect(await refused(['remove', '--id-number', number])).toMatchObject({
+      stderr: expect.stringContaining('not enrolled'),
+    });
+
+    const token = JSON.parse(
+      await cli('token', 'create', '--config', config, '--name', 'keys', '--json'),
+    ) as { id: string };
+    const first = JSON.parse(await cli('identity', 'key', '--config', config, '--token', token.id)) as Record<
+      string,
+      unknown
+    >;
+    expect(first).toMatchObject({ token_id: token.id, version: 1, algorithm: 'AES-256-GCM' });
+    expect(Buffer.from(String(first.key), 'base64')).toHaveLength(32);
+    expect(JSON.parse(await cli('identity', 'key', '--config', config, '--token', token.id))).toEqual(first);
+    const rotated = JSON.parse(
+      await cli('identity', 'key', '--config', config, '--token', token.id, '--rotate'),
+    ) as Record<string, unknown>;
+    expect(rotated.version).toBe(2);
+    expect(rotated.key).not.toBe(first.key);
   });
 });

@@ -16,7 +16,8 @@ export interface CardInspection extends Omit<steps.Inspection, 'portrait' | 'car
 export class IdcardPool {
   private readonly pool: StepPool<typeof steps>;
 
-  constructor(size: number) {
+  /** `size`: cards read at a time, each on its own thread. */
+  constructor(readonly size: number) {
     this.pool = new StepPool(scriptNextTo(import.meta.url, 'idcard-worker'), size, { UnreadableImage });
   }
 
