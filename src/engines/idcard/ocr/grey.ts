@@ -1,0 +1,91 @@
+/**
+ * Luminance rasters for the reader: the card is found on a reduced grey copy of the photo (less
+ * texture, fewer pixels) and its edges are measured on the full-size one.
+ */
+import type { Canvas } from '../../canvas.js';
+
+export interface GreyImage {
+  width: number;
+  height: number;
+  /** Luminance 0–255, row by row. */
+  data: Float32Array;
+}
+
+/** Luminance of `canvas`, each output pixel the mean of a factor×factor block. */
+export function greyOf(canvas: Canvas, factor = 1): GreyImage {
+  const width = Math.max(1, Math.floor(canvas.width / factor));
+  const height = Math.max(1, Math.floor(canvas.height / factor));
+  const out = new Float32Array(width * height);
+  const src = canvas.data;
+  const scale = 1 / (factor * factor);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        let o = ((y * factor + dy) * canvas.width + x * factor) * 4;
+        for (let dx = 0; dx < factor; dx++, o += 4)
+          sum += 0.299 * src[o]! + 0.587 * src[o + 1]! + 0.114 * src[o + 2]!;
+      }
+      out[y * width + x] = sum * scale;
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** The canvas reduced by an integer factor, each pixel the mean of its block (all four channels). */
+export function shrink(canvas: Canvas, factor: number): Canvas {
+  const width = Math.floor(canvas.width / factor);
+  const height = Math.floor(canvas.height / factor);
+  const out = new Uint8Array(width * height * 4);
+  const src = canvas.data;
+  const area = factor * factor;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < 4; c++) {
+        let sum = 0;
+        for (let dy = 0; dy < factor; dy++) {
+          let o = ((y * factor + dy) * canvas.width + x * factor) * 4 + c;
+          for (let dx = 0; dx < factor; dx++, o += 4) sum += src[o]!;
+        }
+        out[(y * width + x) * 4 + c] = Math.round(sum / area);
+      }
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** Bilinear value of a grey image at (x, y) in pixel-edge coordinates, clamped at the borders. */
+export function sampleGrey(image: GreyImage, x: number, y: number): number {
+  const { width, height, data } = image;
+  const fx = Math.max(0, Math.min(width - 1, x - 0.5));
+  const fy = Math.max(0, Math.min(height - 1, y - 0.5));
+  const x0 = Math.floor(fx);
+  const y0 = Math.floor(fy);
+  const x1 = Math.min(width - 1, x0 + 1);
+  const y1 = Math.min(height - 1, y0 + 1);
+  const ax = fx - x0;
+  const ay = fy - y0;
+  const top = data[y0 * width + x0]! * (1 - ax) + data[y0 * width + x1]! * ax;
+  const bottom = data[y1 * width + x0]! * (1 - ax) + data[y1 * width + x1]! * ax;
+  return top * (1 - ay) + bottom * ay;
+}
+
+/** Bilinear luminance of `canvas` at (x, y) in pixel-edge coordinates, clamped at the borders. */
+export function luminanceAt(canvas: Canvas, x: number, y: number): number {
+  const { width, height, data } = canvas;
+  const fx = Math.max(0, Math.min(width - 1, x - 0.5));
+  const fy = Math.max(0, Math.min(height - 1, y - 0.5));
+  const x0 = Math.floor(fx);
+  const y0 = Math.floor(fy);
+  const x1 = Math.min(width - 1, x0 + 1);
+  const y1 = Math.min(height - 1, y0 + 1);
+  const ax = fx - x0;
+  const ay = fy - y0;
+  const at = (px: number, py: number) => {
+    const o = (py * width + px) * 4;
+    return 0.299 * data[o]! + 0.587 * data[o + 1]! + 0.114 * data[o + 2]!;
+  };
+  const top = at(x0, y0) * (1 - ax) + at(x1, y0) * ax;
+  const bottom = at(x0, y1) * (1 - ax) + at(x1, y1) * ax;
+  return top * (1 - ay) + bottom * ay;
+}
