@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 # Toolchain for the native modules (better-sqlite3 compiles with node-gyp); zbarimg, a third QR
 # decoder the tests read artistic codes with.
-DEB_PACKAGES := python3 make g++ zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng tesseract-ocr-script-hans fonts-wqy-zenhei fonts-dejavu-core
+DEB_PACKAGES := python3 make g++ zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng fonts-wqy-zenhei fonts-dejavu-core
 STAMP := node_modules/.installed
 
 .PHONY: setup debian deps build run test lint typecheck services bench clean
