@@ -1,7 +1,8 @@
 /**
  * Recognising the values on the rectified card. The Chinese values go to the Chinese model, each
  * line in several views (sizes, and Tesseract's line mode with and without its own line
- * finding) whose readings are combined by consensus; the number and the digits of the date of
+ * finding) whose readings are combined by consensus, and the characters of names and addresses
+ * are then checked against their print (glyph-check.ts); the number and the digits of the date of
  * birth go to the English model restricted to digits. One Tesseract run per model and mode.
  */
 import type { Canvas } from '../../canvas.js';
@@ -9,6 +10,7 @@ import { FIELDS, type Field } from '../layout.js';
 import type { Placement } from './anchor.js';
 import { digitLine, type DigitLine } from './birth-groups.js';
 import { consensus, type ReadChar, type Reading } from './consensus.js';
+import { checkGlyphs } from './glyph-check.js';
 import { recognise, type GreyRaster, type OcrSettings, type OcrWord } from './tesseract.js';
 import { TEXT_HEIGHT, titleCrops, valueCrops, type ValueCrops } from './value-crops.js';
 import { VIEW_MARGIN, viewOf, type View } from './views.js';
@@ -135,6 +137,8 @@ export async function readValues(
     Field,
     Reading[]
   >;
+  for (const field of ['name', 'address'] as const)
+    lines[field] = lines[field].map((reading, line) => checkGlyphs(reading, crops[field].lines[line]!));
   lines.id_number = digits.tags.flatMap((tag, i) => (tag === 'number' ? [readingOf(digitWords![i])] : []));
   const viewsOf = (field: Field): Reading[][] => {
     const perLine = crops[field].lines.map((_, line) => views.get(`${field} ${line}`) ?? []);
