@@ -18,8 +18,8 @@ const HEIGHT = Math.round(CARD_HEIGHT / SCALE);
 const PAPER = 0.75;
 /** A washed-out pixel is at least half way from the paper's brightness to full white… */
 const WASH = 0.5;
-/** …and at least this bright. */
-const MIN_WASHED = 240;
+/** …and at least this bright, above any card stock (whose brightest, the warm side, is about 240). */
+const MIN_WASHED = 245;
 /** A blob counts from this share of the card (a reflection's core is a few per cent of it)… */
 const MIN_AREA = 0.005;
 /** …up to this share (beyond it the whole card is white: a copy, not a reflection). */

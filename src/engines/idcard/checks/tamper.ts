@@ -18,10 +18,13 @@ const MARGIN = 34;
  * so only above and below is it sure to end close to the text).
  */
 const BANDS: [number, number] = [16, 30];
-/** Fewest paper pixels in the inside and in each band for a comparison of tone… */
+/**
+ * Fewest paper pixels in each band, and between the strokes inside, for a comparison: a single
+ * character leaves too little paper between its strokes for a steady tone or texture, so a
+ * one-character value is not judged.
+ */
 const MIN_PIXELS = 50;
-/** …and in the inside for one of texture (between the strokes of a single character it is unsteady). */
-const MIN_TEXTURE_PIXELS = 120;
+const MIN_INSIDE = 120;
 /** Card paper this smooth (fine detail, grey levels) has no guilloche to miss: a copy's blown-out white. */
 const MIN_TEXTURE = 0.8;
 /** Ink is darker than this share of the region's paper's brightness… */
@@ -98,7 +101,7 @@ export function patchEvidence(card: Canvas, value: Box): PatchEvidence | null {
               : null;
       paper?.add(data, ((y0 + y) * card.width + x0 + x) * 4, Math.abs(grey.data[i]! - smooth.data[i]!));
     }
-  if (inside.size < MIN_PIXELS || above.size < MIN_PIXELS || below.size < MIN_PIXELS) return null;
+  if (inside.size < MIN_INSIDE || above.size < MIN_PIXELS || below.size < MIN_PIXELS) return null;
   // Both bands must disagree with the inside: one alone may cross another value or a label.
   const step = (band: Paper) =>
     Math.hypot(...[0, 1, 2].map((c) => inside.level(c) - band.level(c))) /
@@ -106,7 +109,7 @@ export function patchEvidence(card: Canvas, value: Box): PatchEvidence | null {
   const around = (above.texture() + below.texture()) / 2;
   return {
     toneStep: Math.min(step(above), step(below)),
-    textureRatio: around >= MIN_TEXTURE && inside.size >= MIN_TEXTURE_PIXELS ? inside.texture() / around : 1,
+    textureRatio: around >= MIN_TEXTURE ? inside.texture() / around : 1,
   };
 }
 

@@ -7,12 +7,14 @@
  */
 import type { Head } from './head.js';
 
-/** The window relative to (centre, crown), in working pixels. */
+/** The window's corner relative to (centre, crown), in working pixels. */
 const WINDOW_LEFT = -60;
 const WINDOW_TOP = -4;
+/** Cells of 8 working pixels, 15 across and 14 down: from ear to ear, from the crown to the neck. */
 const CELL = 8;
 const COLUMNS = 15;
 const ROWS = 14;
+/** Unsigned gradient orientations, 20° a bin. */
 const BINS = 9;
 
 export interface Shape {

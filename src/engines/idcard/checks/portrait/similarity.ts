@@ -39,7 +39,7 @@ const GREY: Calibration = {
 /** The fits' even odds are moved from 50 to the decision threshold, 70. */
 const THRESHOLD_SHIFT = Math.log(0.7 / 0.3);
 
-export function described(photo: Canvas): Described | null {
+function described(photo: Canvas): Described | null {
   const head = findHead(photo);
   if (head === null || !looksLikeHead(head)) return null;
   const tones = tonesOf(head);
@@ -47,7 +47,7 @@ export function described(photo: Canvas): Described | null {
 }
 
 /** The distances between two described heads, `b` registered onto `a`. */
-export function distances(a: Described, b: Described) {
+function distances(a: Described, b: Described) {
   const fixed = shapeOf(a.head, a.hairy, a.gradients, UPRIGHT);
   const { shape } = register(fixed, b);
   const coloured = a.tones.coloured && b.tones.coloured;
