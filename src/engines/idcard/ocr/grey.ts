@@ -54,9 +54,17 @@ export function shrink(canvas: Canvas, factor: number): Canvas {
   return { width, height, data: out };
 }
 
-/** Bilinear value of a grey image at (x, y) in pixel-edge coordinates, clamped at the borders. */
-export function sampleGrey(image: GreyImage, x: number, y: number): number {
-  const { width, height, data } = image;
+/**
+ * Bilinear interpolation of `value(px, py)` at (x, y) in pixel-edge coordinates, clamped at the
+ * borders of a width×height raster.
+ */
+function bilinear(
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  value: (px: number, py: number) => number,
+): number {
   const fx = Math.max(0, Math.min(width - 1, x - 0.5));
   const fy = Math.max(0, Math.min(height - 1, y - 0.5));
   const x0 = Math.floor(fx);
@@ -65,27 +73,22 @@ export function sampleGrey(image: GreyImage, x: number, y: number): number {
   const y1 = Math.min(height - 1, y0 + 1);
   const ax = fx - x0;
   const ay = fy - y0;
-  const top = data[y0 * width + x0]! * (1 - ax) + data[y0 * width + x1]! * ax;
-  const bottom = data[y1 * width + x0]! * (1 - ax) + data[y1 * width + x1]! * ax;
+  const top = value(x0, y0) * (1 - ax) + value(x1, y0) * ax;
+  const bottom = value(x0, y1) * (1 - ax) + value(x1, y1) * ax;
   return top * (1 - ay) + bottom * ay;
+}
+
+/** Bilinear value of a grey image at (x, y) in pixel-edge coordinates, clamped at the borders. */
+export function sampleGrey(image: GreyImage, x: number, y: number): number {
+  const { width, height, data } = image;
+  return bilinear(width, height, x, y, (px, py) => data[py * width + px]!);
 }
 
 /** Bilinear luminance of `canvas` at (x, y) in pixel-edge coordinates, clamped at the borders. */
 export function luminanceAt(canvas: Canvas, x: number, y: number): number {
   const { width, height, data } = canvas;
-  const fx = Math.max(0, Math.min(width - 1, x - 0.5));
-  const fy = Math.max(0, Math.min(height - 1, y - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(width - 1, x0 + 1);
-  const y1 = Math.min(height - 1, y0 + 1);
-  const ax = fx - x0;
-  const ay = fy - y0;
-  const at = (px: number, py: number) => {
+  return bilinear(width, height, x, y, (px, py) => {
     const o = (py * width + px) * 4;
     return 0.299 * data[o]! + 0.587 * data[o + 1]! + 0.114 * data[o + 2]!;
-  };
-  const top = at(x0, y0) * (1 - ax) + at(x1, y0) * ax;
-  const bottom = at(x0, y1) * (1 - ax) + at(x1, y1) * ax;
-  return top * (1 - ay) + bottom * ay;
+  });
 }
