@@ -3,9 +3,14 @@
  * characters the model confuses with look-alikes are set right by their printed shape, and
  * characters read right are left alone.
  */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Reading } from '../../src/engines/idcard/ocr/consensus.js';
+import { glyphAtlas } from '../../src/engines/idcard/ocr/glyph-atlas.js';
+import { atlasFile, loadAtlas, saveAtlas } from '../../src/engines/idcard/ocr/glyph-atlas-cache.js';
 import { checkGlyphs } from '../../src/engines/idcard/ocr/glyph-check.js';
 import { glyphCells, inkMapOf } from '../../src/engines/idcard/ocr/glyph-cells.js';
 import type { LineCrop } from '../../src/engines/idcard/ocr/value-crops.js';
@@ -32,6 +37,11 @@ function printed(text: string, family: string): LineCrop {
     box: { x: 0, y: 0, width, height: 52 },
   };
 }
+
+// This file's atlas is rendered and saved here, not in the user's cache.
+const cache = mkdtempSync(join(tmpdir(), 'glyph-cache-'));
+process.env.XDG_CACHE_HOME = cache;
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
 
 const reading = (text: string): Reading => [...text].map((char) => ({ char, weight: 80 }));
 const textOf = (line: Reading) => line.map((c) => c.char).join('');
@@ -67,5 +77,48 @@ describe('checking characters against the print', () => {
   it('keeps the reading when the print cannot be cut into its characters', () => {
     const line = reading('东风埠二十号');
     expect(checkGlyphs(line, printed('东风巷', CARD_FONTS[0]))).toBe(line);
+  });
+});
+
+describe('the glyph atlas kept on disk', () => {
+  it('is saved on first use and read back whole', () => {
+    const atlas = glyphAtlas();
+    expect(atlas.length).toBeGreaterThanOrEqual(6763);
+    const saved = readdirSync(join(cache, 'switchyard'));
+    expect(saved).toHaveLength(1);
+    const loaded = loadAtlas(join(cache, 'switchyard', saved[0]!));
+    expect(loaded).toHaveLength(atlas.length);
+    for (const i of [0, 1234, atlas.length - 1]) {
+      expect(loaded![i]!.char).toBe(atlas[i]!.char);
+      expect(loaded![i]!.grid.aspect).toBeCloseTo(atlas[i]!.grid.aspect, 6);
+      expect([...loaded![i]!.grid.cells]).toEqual([...atlas[i]!.grid.cells]);
+    }
+  });
+
+  it('names a new file when the fonts or the rendering change', () => {
+    const fonts = [join(cache, 'a.ttf')];
+    writeFileSync(fonts[0]!, 'one');
+    const first = atlasFile(fonts, 'v1');
+    expect(atlasFile(fonts, 'v2')).not.toBe(first);
+    writeFileSync(fonts[0]!, 'longer');
+    expect(atlasFile(fonts, 'v1')).not.toBe(first);
+  });
+
+  it('reads a missing, cut or foreign file as no atlas', () => {
+    const file = join(cache, 'round-trip.bin');
+    expect(loadAtlas(file)).toBeUndefined();
+    const cells = new Float32Array(256).map((_, i) => Math.sin(i));
+    saveAtlas(file, [
+      { char: '巷', grid: { aspect: 0.9, cells } },
+      { char: '埠', grid: { aspect: 1.1, cells } },
+      { char: '凤', grid: { aspect: 1, cells } },
+    ]);
+    expect(
+      loadAtlas(file)
+        ?.map((t) => t.char)
+        .join(''),
+    ).toBe('巷埠凤');
+    writeFileSync(file, Buffer.from([3, 0, 0, 0, 1, 2, 3]));
+    expect(loadAtlas(file)).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { Canvas } from '../../canvas.js';
 import { rectangle, type Quad } from '../warp.js';
-import type { Plane } from './planes.js';
+import type { Plane } from '../plane.js';
 import { sampled } from './sampling.js';
 
 /** A corner this close to the frame (share of the picture's shorter side, at least 2 px) is on it. */

@@ -7,7 +7,8 @@
 import type { Canvas } from '../../canvas.js';
 import { CARD_HEIGHT, CARD_WIDTH } from '../layout.js';
 import { partsOf } from './parts.js';
-import { levelQuantile, type Plane } from './planes.js';
+import type { Plane } from '../plane.js';
+import { levelQuantile } from './planes.js';
 import { sampled } from './sampling.js';
 
 /** The card at a quarter of its size: blobs are large, and averaging fades the guilloche. */

@@ -1,19 +1,8 @@
 /**
- * Float planes for the image checks (one channel of a region as numbers, see sampling.ts) and
- * the few filters and statistics the checks share.
+ * The few filters and statistics over planes (one channel of a region as numbers, see
+ * sampling.ts) that the image checks share.
  */
-
-export interface Plane {
-  width: number;
-  height: number;
-  data: Float32Array;
-}
-
-export const planeOf = (width: number, height: number): Plane => ({
-  width,
-  height,
-  data: new Float32Array(width * height),
-});
+import { planeOf, type Plane } from '../plane.js';
 
 /** One pass of a running mean over `length` samples `step` apart, starting at `base`; ends clamp. */
 function runningMean(

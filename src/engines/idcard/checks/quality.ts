@@ -8,7 +8,8 @@
  */
 import type { Canvas } from '../../canvas.js';
 import { LAYOUT, type Box } from '../layout.js';
-import { boxBlur, levelQuantile, quantile, type Plane } from './planes.js';
+import type { Plane } from '../plane.js';
+import { boxBlur, levelQuantile, quantile } from './planes.js';
 import { sampled } from './sampling.js';
 
 /** Where the card is dense with printed text: the values and their labels. */

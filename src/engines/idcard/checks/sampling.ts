@@ -5,7 +5,7 @@
  */
 import type { Canvas } from '../../canvas.js';
 import type { Box } from '../layout.js';
-import { planeOf, type Plane } from './planes.js';
+import { planeOf, type Plane } from '../plane.js';
 
 /** How a pixel's RGB becomes one number. */
 export type Channel = 'red' | 'green' | 'blue' | 'luminance';

@@ -8,7 +8,8 @@
 import type { Canvas } from '../../canvas.js';
 import { FIELDS, type Box, type Field } from '../layout.js';
 import { Paper } from './paper.js';
-import { boxBlur, levelQuantile, type Plane } from './planes.js';
+import type { Plane } from '../plane.js';
+import { boxBlur, levelQuantile } from './planes.js';
 
 /** Room around a value box for the bands. */
 const MARGIN = 34;

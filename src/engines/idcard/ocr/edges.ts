@@ -3,7 +3,7 @@
  * that all face the same way (brighter on the card side), which tells it from wood grain or
  * cloth, whose edges alternate.
  */
-import type { GreyImage } from './grey.js';
+import type { Plane } from '../plane.js';
 
 /** Bits of an edge class: a horizontal edge brighter below / above, a vertical one brighter right / left. */
 export const BRIGHTER_BELOW = 1;
@@ -25,7 +25,7 @@ export interface EdgeMap {
  * may carry a horizontal and a vertical bit when its gradient is diagonal (up to 45°), so a
  * tilted card still votes for its edges.
  */
-export function edgeMap(grey: GreyImage): EdgeMap {
+export function edgeMap(grey: Plane): EdgeMap {
   const { width, height, data } = grey;
   const gx = new Float32Array(width * height);
   const gy = new Float32Array(width * height);

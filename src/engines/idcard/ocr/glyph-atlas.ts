@@ -1,16 +1,20 @@
 /**
  * The Chinese characters of GB 2312 (the 6763 hanzi every card value is written in) rendered in
  * each CJK font installed on the machine, as glyph grids: what a printed character is compared
- * with to tell look-alikes apart. Built once per process, on first use.
+ * with to tell look-alikes apart. Built on first use, then kept in memory and on disk (see
+ * glyph-atlas-cache.ts), so that later threads and processes read it rather than render it.
  */
 import { execFileSync } from 'node:child_process';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { atlasFile, loadAtlas, saveAtlas } from './glyph-atlas-cache.js';
 import { gridOf, inkExtent, type GlyphGrid } from './glyph-grid.js';
 
 /** Size characters are rendered at: large enough that a grid cell covers several pixels. */
 const EM = 40;
 const PER_ROW = 40;
 const PER_SHEET = PER_ROW * 25;
+/** Names the rendering in the cache file's digest: change it whenever render() draws differently. */
+const RENDERING = `sheet-v1 ${EM}px`;
 
 export interface GlyphTemplate {
   char: string;
@@ -77,10 +81,16 @@ let atlas: GlyphTemplate[] | undefined;
 /** Every hanzi of GB 2312 in every installed Chinese font (empty when there is none). */
 export function glyphAtlas(): readonly GlyphTemplate[] {
   if (atlas) return atlas;
+  const fonts = chineseFonts();
+  if (fonts.length === 0) return (atlas = []);
+  const file = atlasFile(fonts, RENDERING);
+  atlas = loadAtlas(file);
+  if (atlas) return atlas;
   const chars = hanzi();
-  atlas = chineseFonts().flatMap((file, k) => {
+  atlas = fonts.flatMap((font, k) => {
     const family = `glyph-atlas-${k}`;
-    return GlobalFonts.registerFromPath(file, family) ? render(chars, family) : [];
+    return GlobalFonts.registerFromPath(font, family) ? render(chars, family) : [];
   });
+  saveAtlas(file, atlas);
   return atlas;
 }

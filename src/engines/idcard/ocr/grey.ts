@@ -3,16 +3,10 @@
  * texture, fewer pixels) and its edges are measured on the full-size one.
  */
 import type { Canvas } from '../../canvas.js';
-
-export interface GreyImage {
-  width: number;
-  height: number;
-  /** Luminance 0–255, row by row. */
-  data: Float32Array;
-}
+import type { Plane } from '../plane.js';
 
 /** Luminance of `canvas`, each output pixel the mean of a factor×factor block. */
-export function greyOf(canvas: Canvas, factor = 1): GreyImage {
+export function greyOf(canvas: Canvas, factor = 1): Plane {
   const width = Math.max(1, Math.floor(canvas.width / factor));
   const height = Math.max(1, Math.floor(canvas.height / factor));
   const out = new Float32Array(width * height);
@@ -79,7 +73,7 @@ function bilinear(
 }
 
 /** Bilinear value of a grey image at (x, y) in pixel-edge coordinates, clamped at the borders. */
-export function sampleGrey(image: GreyImage, x: number, y: number): number {
+export function sampleGrey(image: Plane, x: number, y: number): number {
   const { width, height, data } = image;
   return bilinear(width, height, x, y, (px, py) => data[py * width + px]!);
 }

@@ -8,7 +8,8 @@
 import type { Point } from '../warp.js';
 import { BRIGHTER_ABOVE, BRIGHTER_BELOW, BRIGHTER_LEFT, BRIGHTER_RIGHT, type EdgeMap } from './edges.js';
 import { edgeLines, type EdgeLine } from './edge-lines.js';
-import { sampleGrey, type GreyImage } from './grey.js';
+import type { Plane } from '../plane.js';
+import { sampleGrey } from './grey.js';
 import { intersection } from './lines.js';
 
 export interface Outline {
@@ -31,7 +32,7 @@ const MIN_STEP = 6;
  * with the card side brighter (`sign` 1) or darker (-1) than the outside by a clear step. The
  * card lies to the right of p→q (with y pointing down).
  */
-function coverage(grey: GreyImage, edges: EdgeMap, p: Point, q: Point, bits: number, sign: number): number {
+function coverage(grey: Plane, edges: EdgeMap, p: Point, q: Point, bits: number, sign: number): number {
   const length = Math.hypot(q.x - p.x, q.y - p.y);
   const steps = Math.max(4, Math.floor(length * 0.8));
   // Unit normal towards the card.
@@ -61,7 +62,7 @@ const length = (p: Point, q: Point) => Math.hypot(q.x - p.x, q.y - p.y);
 const within = (ratio: number, low: number, high: number) => ratio >= low && ratio <= high;
 
 /** The best card outline in the edge map, or undefined when no four edges make a card. */
-export function findOutline(grey: GreyImage, edges: EdgeMap): Outline | undefined {
+export function findOutline(grey: Plane, edges: EdgeMap): Outline | undefined {
   const { width, height } = edges;
   // A card photographed to be read fills a good part of the frame; smaller card-shaped outlines
   // are things printed on the card (the photo's frame) when the card itself fills the image.

@@ -5,7 +5,8 @@
  * card, the card stock's tint running from cool to warm under it; a second fit without the
  * samples the first one could not explain leaves out stray print lines crossing the strips.
  */
-import { quantile, type Plane } from '../planes.js';
+import type { Plane } from '../../plane.js';
+import { quantile } from '../planes.js';
 
 /** Per channel: value = level + slopeX·x + slopeY·y. */
 export type Tilted = [number, number, number];

@@ -7,7 +7,8 @@
  */
 import type { Canvas } from '../../../canvas.js';
 import { PORTRAIT_BOX, type Box } from '../../layout.js';
-import { quantile, type Plane } from '../planes.js';
+import type { Plane } from '../../plane.js';
+import { quantile } from '../planes.js';
 import { sampled } from '../sampling.js';
 
 /** How far from the layout's box a printed photo's edge may lie (printer offset plus rectification error). */

@@ -7,7 +7,8 @@
  * keeps within a few pixels; the ID-photo standard fixes the scale.
  */
 import type { Canvas } from '../../../canvas.js';
-import { boxBlur, planeOf, type Plane } from '../planes.js';
+import { planeOf, type Plane } from '../../plane.js';
+import { boxBlur } from '../planes.js';
 import { colourPlanes } from '../sampling.js';
 import { backdropAt, backdropOf } from './backdrop.js';
 import { headAndShoulders } from './silhouette.js';
