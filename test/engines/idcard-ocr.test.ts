@@ -143,6 +143,33 @@ describe('reading photographed and degraded cards', () => {
   );
 
   it(
+    'reads a card photographed on its side or upside down, and finds it in the photo as taken',
+    async () => {
+      // Seeds whose photo is turned a quarter, a half and three quarters: the card's top edge
+      // runs down, left and up the image.
+      const directions = new Set<string>();
+      for (const seed of [4601, 4604, 4600]) {
+        const specimen = makeSpecimen({ seed, degradations: ['photo', 'turned'] });
+        const [tl, tr] = specimen.quad!;
+        const dx = tr.x - tl.x;
+        const dy = tr.y - tl.y;
+        directions.add(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up');
+        const reading = await readCard(specimen.canvas);
+        expect(reading.photo.width * reading.photo.height).toBe(
+          specimen.canvas.width * specimen.canvas.height,
+        );
+        expect(reading.labelsFound, `seed ${seed}`).toBeGreaterThanOrEqual(4);
+        expect(reading.fields.id_number, `seed ${seed}`).toBe(specimen.truth.id_number);
+        expect(exactFields(reading, specimen), misread(reading, specimen).join('; ')).toBeGreaterThanOrEqual(
+          5,
+        );
+      }
+      expect([...directions].sort()).toEqual(['down', 'left', 'up']);
+    },
+    READ_TIMEOUT,
+  );
+
+  it(
     "reads a temporary card's title",
     async () => {
       const specimen = makeSpecimen({ seed: 4500, degradations: ['temporary'] });

@@ -40,8 +40,8 @@ export async function inspect(image: Uint8Array): Promise<Inspection> {
     quality: qualityScore(reading.card),
     signals: {
       copy: isPhotocopy(reading.card),
-      border: isCutOff(canvas, reading.quad),
-      reshoot: isReshoot(canvas, reading.card),
+      border: isCutOff(reading.photo, reading.quad),
+      reshoot: isReshoot(reading.photo, reading.card),
       ps: isTampered(reading.card, reading.valueBoxes),
       temporary: reading.temporary,
     },

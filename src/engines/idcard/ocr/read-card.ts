@@ -4,7 +4,7 @@
  * clean what was read. Tesseract runs four times per card (the labels; the Chinese values in two
  * line modes; the digits), each run one process over a batch of crops.
  */
-import type { Canvas } from '../../canvas.js';
+import { turned, type Canvas } from '../../canvas.js';
 import { CARD_HEIGHT, CARD_WIDTH, FIELDS, LAYOUT, TEMPORARY_TITLE, type Box, type Field } from '../layout.js';
 import { rectangle, warpQuad, type Quad } from '../warp.js';
 import { anchor, placed } from './anchor.js';
@@ -25,7 +25,9 @@ export interface CardReading {
   fields: Record<Field, string>;
   /** 0–100 per field. */
   confidence: Record<Field, number>;
-  /** The card's corners in the input, or null when no outline was found and the whole image was taken as the card. */
+  /** The input turned so that the card stands upright (the input itself when it did). */
+  photo: Canvas;
+  /** The card's corners in `photo`, or null when no outline was found and the whole image was taken as the card. */
   quad: Quad | null;
   /** The card rectified to CARD_WIDTH×CARD_HEIGHT. */
   card: Canvas;
@@ -80,7 +82,12 @@ function birthOf(digitViews: readonly Reading[][], chinese: string): string {
   return agreed ?? read[0] ?? '';
 }
 
-async function readRectified(card: Canvas, quad: Quad | null, signal?: AbortSignal): Promise<CardReading> {
+async function readRectified(
+  photo: Canvas,
+  card: Canvas,
+  quad: Quad | null,
+  signal?: AbortSignal,
+): Promise<CardReading> {
   const [labelWords = []] = await recognise(
     [regionOf(card, LABEL_BAND, 'any')],
     { language: 'chi_sim', psm: 6 },
@@ -92,7 +99,7 @@ async function readRectified(card: Canvas, quad: Quad | null, signal?: AbortSign
   const confidence = perField(() => 0);
   // No label at all: whatever is in the picture, it is not the front of a card.
   if (found.size === 0)
-    return { fields, confidence, quad, card, temporary: false, valueBoxes, labelsFound: 0 };
+    return { fields, confidence, photo, quad, card, temporary: false, valueBoxes, labelsFound: 0 };
 
   const reads = await readValues(card, placement, signal);
   const { lines } = reads;
@@ -126,6 +133,7 @@ async function readRectified(card: Canvas, quad: Quad | null, signal?: AbortSign
   return {
     fields,
     confidence: perField((f) => Math.round(confidence[f])),
+    photo,
     quad,
     card,
     temporary: isTemporaryTitle(textOf(reads.title), TEMPORARY_TITLE),
@@ -134,15 +142,33 @@ async function readRectified(card: Canvas, quad: Quad | null, signal?: AbortSign
   };
 }
 
+/** Reads the card in `photo` as it stands: in the outline found, else in the whole image. */
+async function readUpright(photo: Canvas, signal?: AbortSignal): Promise<CardReading> {
+  const quad = locateCard(photo);
+  const reading = await readRectified(photo, rectify(photo, quad), quad, signal);
+  if (quad === null || reading.labelsFound > 0) return reading;
+  // The outline found was something else than the card (no label inside it): the whole image may
+  // be the card, a scan cropped to it.
+  const whole = await readRectified(photo, rectify(photo, null), null, signal);
+  return whole.labelsFound > 0 ? whole : reading;
+}
+
+/**
+ * Quarter turns tried after the photo as it is, should no label be found in it: a phone held
+ * upright or upside down stores the card on its side or head first. A portrait photo more likely
+ * holds a card on its side, so its quarter turns come first.
+ */
+const turnsOf = (photo: Canvas) => (photo.height > photo.width ? [1, 3, 2] : [2, 1, 3]);
+
 /** Reads the fields of the card in `image` (a photo, scan or rendering of the portrait side). */
 export async function readCard(image: Canvas, options: ReadOptions = {}): Promise<CardReading> {
   const { signal } = options;
   signal?.throwIfAborted();
-  const quad = locateCard(image);
-  const reading = await readRectified(rectify(image, quad), quad, signal);
-  if (quad === null || reading.labelsFound > 0) return reading;
-  // The outline found was something else than the card (no label inside it): the whole image may
-  // be the card, a scan cropped to it.
-  const whole = await readRectified(rectify(image, null), null, signal);
-  return whole.labelsFound > 0 ? whole : reading;
+  const first = await readUpright(image, signal);
+  if (first.labelsFound > 0) return first;
+  for (const quarters of turnsOf(image)) {
+    const reading = await readUpright(turned(image, quarters), signal);
+    if (reading.labelsFound > 0) return reading;
+  }
+  return first;
 }

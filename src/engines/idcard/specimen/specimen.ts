@@ -5,12 +5,12 @@
  * Every choice is drawn from the seed, one stream per step, so the same options give the same
  * bytes and adding a degradation leaves the person and the card as they were.
  */
-import type { Canvas } from '../../canvas.js';
+import { turned, type Canvas } from '../../canvas.js';
 import { PNG } from 'pngjs';
 import { decodeImage } from '../../image-codec.js';
 import { hashOf, pick, seeded, type Random } from '../../random.js';
 import { CARD_HEIGHT, CARD_WIDTH, LAYOUT } from '../layout.js';
-import { rectangle, type Quad } from '../warp.js';
+import { rectangle, type Point, type Quad } from '../warp.js';
 import {
   addSensorNoise,
   gaussianBlur,
@@ -41,6 +41,7 @@ export const DEGRADATIONS = [
   'pasted',
   'cut',
   'temporary',
+  'turned',
 ] as const;
 export type Degradation = (typeof DEGRADATIONS)[number];
 
@@ -88,6 +89,17 @@ function photoPng(canvas: Canvas): Buffer {
   const { width, height, data } = canvas;
   const rgba = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   return PNG.sync.write({ width, height, data: rgba } as PNG, { deflateLevel: 3, filterType: 1 });
+}
+
+/** Where point `p` of a width×height image lands when the image is turned clockwise by `quarters`. */
+function turnedPoint(
+  p: Point,
+  { width, height }: { width: number; height: number },
+  quarters: number,
+): Point {
+  if (quarters === 1) return { x: height - p.y, y: p.x };
+  if (quarters === 2) return { x: width - p.x, y: height - p.y };
+  return { x: p.y, y: width - p.x };
 }
 
 /** Blur at or above this standard deviation (card pixels) should be flagged. */
@@ -155,6 +167,15 @@ export function makeSpecimen(options: SpecimenOptions): Specimen {
   if (asked.has('photocopy')) {
     photocopy(image, stream('photocopy'));
     warnings.add('copy');
+  }
+
+  if (asked.has('turned')) {
+    // A phone held on its side or upside down: a quarter, half or three-quarter turn.
+    const quarters = 1 + Math.floor(3 * stream('turned')());
+    const before = { width: image.width, height: image.height };
+    image = turned(image, quarters);
+    const turn = (p: Point) => turnedPoint(p, before, quarters);
+    quad = quad && [turn(quad[0]), turn(quad[1]), turn(quad[2]), turn(quad[3])];
   }
 
   const order: readonly SpecimenWarning[] = ['copy', 'border', 'reshoot', 'ps', 'temp_id', 'blur'];
