@@ -3,9 +3,11 @@
 
 SHELL := /bin/bash
 PORT ?= 8080
-# Toolchain for the native modules (better-sqlite3 compiles with node-gyp); zbarimg, a third QR
-# decoder the tests read artistic codes with.
-DEB_PACKAGES := python3 make g++ zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng fonts-wqy-zenhei fonts-dejavu-core
+# Toolchain for the native modules (better-sqlite3 compiles with node-gyp) and for the OCR server
+# (native/ocr-server.cpp, against libtesseract); zbarimg, a third QR decoder the tests read
+# artistic codes with.
+DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core
+OCR_SERVER := dist/native/ocr-server
 STAMP := node_modules/.installed
 
 .PHONY: setup debian deps build run test lint typecheck services bench clean
@@ -26,8 +28,14 @@ $(STAMP): package.json package-lock.json
 
 deps: $(STAMP)
 
-build: deps
+build: deps $(OCR_SERVER)
 	npx tsc -p tsconfig.build.json
+
+# Tesseract kept loaded for the ID card reader (without it, the reader runs the Tesseract CLI).
+$(OCR_SERVER): native/ocr-server.cpp
+	@$(MAKE) --no-print-directory debian
+	@mkdir -p $(@D)
+	g++ -O2 -std=c++17 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs tesseract lept)
 
 run: setup
 	@mkdir -p data

@@ -5,6 +5,7 @@
 // ones, p50 ≤ 1.5 s on one core.
 // Usage: npx tsc -p tsconfig.build.json && node bench/identity.mjs [--clean 500] [--degraded 500]
 //        [--per-warning 60] [--latency 40] [--workers 2]
+import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { IdcardPool } from '../dist/engines/idcard/pool.js';
 import { drawPortrait, makeSpecimen } from '../dist/engines/idcard/specimen/index.js';
@@ -157,8 +158,13 @@ const summary = (xs, right) => ({
   right_side_of_70: round(xs.filter(right).length / xs.length),
 });
 
-// Latency on one core: one thread reading one card at a time, the other core left idle.
+// Latency on one core: one thread reading one card at a time, and the whole process (every
+// thread, and the Tesseract it starts) held to the first core, so that Tesseract's work cannot
+// spill onto the other one.
 await pool.close();
+execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', '0', String(process.pid)], {
+  stdio: 'ignore',
+});
 const single = new IdcardPool(1);
 const latencyCards = Array.from({ length: LATENCY_CARDS }, (_, i) => ({
   seed: 40_000 + i,

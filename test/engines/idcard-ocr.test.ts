@@ -14,6 +14,9 @@ import { cleanBirth, cleanName, cleanSex } from '../../src/engines/idcard/ocr/fi
 import { repairNumber } from '../../src/engines/idcard/ocr/id-number-read.js';
 import { readCard, type CardReading } from '../../src/engines/idcard/ocr/index.js';
 import { snapNation } from '../../src/engines/idcard/ocr/nation.js';
+import { ocrByServer, ocrServerBuilt } from '../../src/engines/idcard/ocr/ocr-server.js';
+import { regionOf } from '../../src/engines/idcard/ocr/raster.js';
+import { ocrByCli, wordsOf, type OcrSettings } from '../../src/engines/idcard/ocr/tesseract.js';
 import {
   CARD_FONTS,
   makeSpecimen,
@@ -220,21 +223,56 @@ describe('images without a card, and aborting', () => {
   });
 
   it(
-    'stops a read in progress and leaves no Tesseract running',
+    'stops a read in progress: no recognition goes on after the abort',
     async () => {
       const card = makeSpecimen({ seed: 4601 }).canvas;
       const controller = new AbortController();
+      const before = ocrCpuTicks();
       const read = readCard(card, { signal: controller.signal });
-      // Abort once Tesseract is running.
-      for (let i = 0; i < 200 && tesseractChildren().length === 0; i++) await sleep(10);
-      expect(tesseractChildren().length).toBeGreaterThan(0);
+      // Abort once Tesseract is at work.
+      for (let i = 0; i < 300 && ocrCpuTicks() === before; i++) await sleep(10);
+      expect(ocrCpuTicks()).toBeGreaterThan(before);
       controller.abort();
       await expect(read).rejects.toThrow(/abort/i);
       await sleep(100);
-      expect(tesseractChildren()).toEqual([]);
+      const settled = ocrCpuTicks();
+      await sleep(300);
+      expect(ocrCpuTicks()).toBe(settled);
     },
     READ_TIMEOUT,
   );
+});
+
+describe('the OCR server', () => {
+  it('is built, and reads exactly what the Tesseract CLI reads, whatever was asked before', async () => {
+    expect(ocrServerBuilt()).toBe(true);
+    const card = makeSpecimen({ seed: 4700 }).canvas;
+    const images = [
+      regionOf(card, { x: 0, y: 0, width: 440, height: CARD_HEIGHT }, 'any'),
+      regionOf(card, LAYOUT.address.valueBox, 'black'),
+      regionOf(card, LAYOUT.id_number.valueBox, 'black'),
+    ];
+    const asks: OcrSettings[] = [
+      { language: 'chi_sim', psm: 6 },
+      { language: 'chi_sim', psm: 7, whitelist: '0123456789' },
+      { language: 'chi_sim', psm: 7 },
+      { language: 'eng', psm: 7, whitelist: '0123456789X' },
+      { language: 'chi_sim', psm: 13 },
+    ];
+    for (const settings of asks) {
+      const byCli = wordsOf(await ocrByCli(images, settings), images.length);
+      const byServer = wordsOf(await ocrByServer({ ...settings, images }), images.length);
+      expect(byServer, JSON.stringify(settings)).toEqual(byCli);
+    }
+    const digits = wordsOf(await ocrByServer({ ...asks[3]!, images: [images[2]!] }), 1);
+    expect(digits[0]!.map((w) => w.text).join('')).toBe(makeSpecimen({ seed: 4700 }).truth.id_number);
+  });
+
+  it('answers a model it cannot load with an error, and goes on serving', async () => {
+    const image = regionOf(makeSpecimen({ seed: 4700 }).canvas, LAYOUT.id_number.valueBox, 'black');
+    await expect(ocrByServer({ language: 'klingon', psm: 7, images: [image] })).rejects.toThrow(/klingon/);
+    expect(await ocrByServer({ language: 'eng', psm: 7, images: [image] })).toContain('ocr_page');
+  });
 });
 
 describe('cleaning what was read', () => {
@@ -338,20 +376,22 @@ function resampled(source: Canvas, factor: number): Canvas {
   return out;
 }
 
-/** Tesseract processes this test process started and that are still there. */
-function tesseractChildren(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const [, name, rest] = /^\d+ \((.*)\) (.*)$/s.exec(stat) ?? [];
-        return name === 'tesseract' && Number(rest?.split(' ')[1]) === process.pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+/** CPU time (clock ticks) of the Tesseract processes, CLI or server, this test process started. */
+function ocrCpuTicks(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [, name, rest] = /^\d+ \((.*)\) (.*)$/s.exec(stat) ?? [];
+      const fields = rest?.split(' ') ?? [];
+      // After the name: state, ppid, …; utime and stime are the 14th and 15th fields of the line.
+      if ((name === 'tesseract' || name === 'ocr-server') && Number(fields[1]) === process.pid)
+        ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return ticks;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,14 +1,16 @@
 /**
- * The Tesseract CLI (from Debian) run once over a batch of images: the model loads once for all
- * of them, which costs about as much as recognising a line. Images go in as PGM files (no
- * compression to pay for); words come back from its hOCR output with a box and a confidence for
- * every character (TSV has them per word only, and a Chinese word is several characters).
+ * Tesseract (from Debian) over a batch of images: by the helper that keeps its models loaded
+ * (ocr-server.ts) where it is built, else by the CLI, run once per batch so that the model loads
+ * once for all of its images (a load costs about as much as recognising a line); the CLI reads
+ * PGM files (no compression to pay for). Words come back from hOCR with a box and a confidence
+ * for every character (TSV has them per word only, and a Chinese word is several characters).
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withTemp } from '../../media-tools.js';
 import type { Box } from '../layout.js';
+import { ocrByServer, ocrServerBuilt } from './ocr-server.js';
 
 /** An 8-bit grey image (0 black, 255 white). */
 export interface GreyRaster {
@@ -60,7 +62,7 @@ const HOCR =
   /class='ocr_page' id='page_(\d+)'|class='ocrx_word' id='[^']*' title='bbox (\d+) (\d+) (\d+) (\d+); x_wconf (\d+)'|class='ocrx_cinfo' title='x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)'>([^<]*)</g;
 
 /** Parses Tesseract's hOCR into the words of each page (one page per input image). */
-function wordsOf(hocr: string, pages: number): OcrWord[][] {
+export function wordsOf(hocr: string, pages: number): OcrWord[][] {
   const result: OcrWord[][] = Array.from({ length: pages }, () => []);
   let page: OcrWord[] | undefined;
   let word: OcrWord | undefined;
@@ -106,14 +108,12 @@ function tesseract(args: string[], signal?: AbortSignal): Promise<string> {
   });
 }
 
-/** The words Tesseract reads in each image, in the images' order. */
-export async function recognise(
+/** hOCR of the batch from the Tesseract CLI: one process, its images listed in a file. */
+export function ocrByCli(
   images: readonly GreyRaster[],
   settings: OcrSettings,
   signal?: AbortSignal,
-): Promise<OcrWord[][]> {
-  if (images.length === 0) return [];
-  signal?.throwIfAborted();
+): Promise<string> {
   return withTemp(async (dir) => {
     const paths = images.map((_, i) => join(dir, `${i}.pgm`));
     await Promise.all(images.map((image, i) => writeFile(paths[i]!, pgm(image))));
@@ -124,6 +124,20 @@ export async function recognise(
     args.push('-c', 'hocr_char_boxes=1');
     if (settings.whitelist) args.push('-c', `tessedit_char_whitelist=${settings.whitelist}`);
     args.push('hocr');
-    return wordsOf(await tesseract(args, signal), images.length);
+    return tesseract(args, signal);
   });
+}
+
+/** The words Tesseract reads in each image, in the images' order. */
+export async function recognise(
+  images: readonly GreyRaster[],
+  settings: OcrSettings,
+  signal?: AbortSignal,
+): Promise<OcrWord[][]> {
+  if (images.length === 0) return [];
+  signal?.throwIfAborted();
+  const hocr = ocrServerBuilt()
+    ? await ocrByServer({ ...settings, images }, signal)
+    : await ocrByCli(images, settings, signal);
+  return wordsOf(hocr, images.length);
 }
