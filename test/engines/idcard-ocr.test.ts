@@ -273,6 +273,19 @@ describe('the OCR server', () => {
     await expect(ocrByServer({ language: 'klingon', psm: 7, images: [image] })).rejects.toThrow(/klingon/);
     expect(await ocrByServer({ language: 'eng', psm: 7, images: [image] })).toContain('ocr_page');
   });
+
+  it('is started afresh after it died', async () => {
+    const image = regionOf(makeSpecimen({ seed: 4700 }).canvas, LAYOUT.id_number.valueBox, 'black');
+    await ocrByServer({ language: 'eng', psm: 7, images: [image] });
+    const servers = ocrProcesses().filter((p) => p.name === 'ocr-server');
+    expect(servers).toHaveLength(1);
+    process.kill(servers[0]!.pid, 'SIGKILL');
+    await sleep(100);
+    expect(await ocrByServer({ language: 'eng', psm: 7, images: [image] })).toContain('ocr_page');
+    const now = ocrProcesses().filter((p) => p.name === 'ocr-server');
+    expect(now.map((p) => p.pid)).not.toContain(servers[0]!.pid);
+    expect(now).toHaveLength(1);
+  });
 });
 
 describe('cleaning what was read', () => {
@@ -376,9 +389,9 @@ function resampled(source: Canvas, factor: number): Canvas {
   return out;
 }
 
-/** CPU time (clock ticks) of the Tesseract processes, CLI or server, this test process started. */
-function ocrCpuTicks(): number {
-  let ticks = 0;
+/** The Tesseract processes, CLI or server, this test process started, with their CPU time in clock ticks. */
+function ocrProcesses(): { pid: number; name: string; ticks: number }[] {
+  const found = [];
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -386,12 +399,14 @@ function ocrCpuTicks(): number {
       const fields = rest?.split(' ') ?? [];
       // After the name: state, ppid, …; utime and stime are the 14th and 15th fields of the line.
       if ((name === 'tesseract' || name === 'ocr-server') && Number(fields[1]) === process.pid)
-        ticks += Number(fields[11]) + Number(fields[12]);
+        found.push({ pid: Number(pid), name, ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {
       // The process ended while it was read.
     }
   }
-  return ticks;
+  return found;
 }
+
+const ocrCpuTicks = () => ocrProcesses().reduce((sum, p) => sum + p.ticks, 0);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -48,6 +48,8 @@ class OcrServer {
       (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-2000)),
     );
     this.child.on('error', (error) => this.end(error.message));
+    // A helper that died mid-request closes its pipe: the write fails, and the exit says why.
+    this.child.stdin.on('error', () => this.kill());
     this.child.on('close', (code, signal) => this.end(`exited with ${signal ?? code}`));
     // An idle helper does not keep the thread alive; a request in progress does.
     this.idle(true);
@@ -95,6 +97,10 @@ class OcrServer {
       if (newline < 0) return;
       const [status, bytes] = this.buffered.subarray(0, newline).toString().split(' ');
       const length = Number(bytes);
+      if (!Number.isInteger(length) || length < 0) {
+        this.kill();
+        return;
+      }
       if (this.buffered.length < newline + 1 + length) return;
       const body = this.buffered.subarray(newline + 1, newline + 1 + length).toString('utf8');
       this.buffered = this.buffered.subarray(newline + 1 + length);
