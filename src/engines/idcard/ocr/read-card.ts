@@ -1,8 +1,8 @@
 /**
- * Reading the front of a resident identity card: find the card, rectify it to the canonical
- * raster, anchor on its printed labels, recognise each value with the settings that suit it, and
- * clean what was read. Tesseract runs four times per card (the labels; the Chinese values in two
- * line modes; the digits), each run one process over a batch of crops.
+ * Reading the front of a resident identity card: find the card (turning the photo when it is on
+ * its side or upside down), rectify it to the canonical raster, anchor on its printed labels,
+ * recognise each value with the settings that suit it, and clean what was read. Tesseract reads
+ * four batches of crops per card (the labels; the Chinese values in two line modes; the digits).
  */
 import { turned, type Canvas } from '../../canvas.js';
 import { CARD_HEIGHT, CARD_WIDTH, FIELDS, LAYOUT, TEMPORARY_TITLE, type Box, type Field } from '../layout.js';
