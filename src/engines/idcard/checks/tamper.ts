@@ -19,13 +19,15 @@ const MARGIN = 34;
  * so only above and below is it sure to end close to the text).
  */
 const BANDS: [number, number] = [16, 30];
-/**
- * Fewest paper pixels in each band, and between the strokes inside, for a comparison: a single
- * character leaves too little paper between its strokes for a steady tone or texture, so a
- * one-character value is not judged.
- */
+/** Fewest paper pixels in each band, and between the strokes inside, for any comparison. */
 const MIN_PIXELS = 50;
 const MIN_INSIDE = 120;
+/**
+ * Texture is compared only under text at least this many times as wide as it is high (two
+ * characters or more): between the strokes of one character (the sex, 男 or 女) the paper is too
+ * little for a steady measure, and on clean cards its ratio ranged from 0.01 to 1.8.
+ */
+const MIN_TEXTURE_SPAN = 1.6;
 /** Card paper this smooth (fine detail, grey levels) has no guilloche to miss: a copy's blown-out white. */
 const MIN_TEXTURE = 0.8;
 /** Ink is darker than this share of the region's paper's brightness… */
@@ -110,7 +112,10 @@ export function patchEvidence(card: Canvas, value: Box): PatchEvidence | null {
   const around = (above.texture() + below.texture()) / 2;
   return {
     toneStep: Math.min(step(above), step(below)),
-    textureRatio: around >= MIN_TEXTURE ? inside.texture() / around : 1,
+    textureRatio:
+      around >= MIN_TEXTURE && right - left + 1 >= MIN_TEXTURE_SPAN * (bottom - top + 1)
+        ? inside.texture() / around
+        : 1,
   };
 }
 
