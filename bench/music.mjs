@@ -3,6 +3,8 @@
 // and lossless stems), /tune/vox (vocal extraction) and remaster, each as seconds of audio made
 // per second of wall time. The same songs are also composed by the engine alone, in this thread,
 // so the cost of everything around composition (encoding, cover, video, storage) shows as a ratio.
+// Then the signal processing that edits use, alone in this thread: a pitch track of a minute of
+// voice-range tone and a time-stretch of 30 s of stereo.
 // Usage: npx tsc -p tsconfig.build.json && node bench/music.mjs [--runs 3]
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,8 @@ import { buildApp } from '../dist/http/app.js';
 import { closeServices, openServices, startWorkers } from '../dist/services.js';
 import { compose } from '../dist/engines/audio/jobs.js';
 import { voiceFor } from '../dist/engines/audio/singer.js';
+import { pitchTrack } from '../dist/engines/audio/pitch.js';
+import { timeStretch } from '../dist/engines/audio/stretch.js';
 import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
@@ -91,6 +95,29 @@ for (let run = 1; run <= RUNS; run += 1) {
   engine.push({ seconds: Number(process.hrtime.bigint() - started) / 1e9, audio });
 }
 
+// Signal processing alone, in this thread: a 60 s gliding tone tracked, 30 s of stereo stretched.
+const RATE = 44100;
+const glide = (seconds) => {
+  const out = new Float32Array(seconds * RATE);
+  let phase = 0;
+  for (let i = 0; i < out.length; i += 1) {
+    phase += (2 * Math.PI * (200 + 50 * Math.sin(i / RATE))) / RATE;
+    out[i] = 0.5 * Math.sin(phase);
+  }
+  return out;
+};
+const dsp = { pitch: [], stretch: [] };
+const voiceTone = glide(60);
+const stereo = { rate: RATE, channels: [glide(30), glide(30)] };
+for (let run = 1; run <= RUNS; run += 1) {
+  let started = process.hrtime.bigint();
+  pitchTrack(voiceTone, RATE);
+  dsp.pitch.push({ seconds: Number(process.hrtime.bigint() - started) / 1e9, audio: 60 });
+  started = process.hrtime.bigint();
+  timeStretch(stereo, 1.1);
+  dsp.stretch.push({ seconds: Number(process.hrtime.bigint() - started) / 1e9, audio: 30 });
+}
+
 await app.close();
 await closeServices(services);
 
@@ -110,6 +137,8 @@ const table = [
   summary('compose only (2 songs, engine)', engine, 'plan + render, one thread'),
   summary('vox (HTTP)', rows.vox, 'decode, separate, MP3'),
   summary('remaster (HTTP)', rows.remaster, 'stems decoded, mastered, re-encoded'),
+  summary('pitch track (engine)', dsp.pitch, '60 s mono, one thread'),
+  summary('time-stretch ×1.1 (engine)', dsp.stretch, '30 s stereo, one thread'),
 ];
 console.table(table);
 const [generate, composeOnly, vox, remaster] = table;
@@ -137,6 +166,6 @@ saveReport('music', {
     two_30s_songs_s: twoThirtySecondSongs,
     http_generate_over_engine_compose: overhead,
     remaster_realtime: remaster.realtime,
-    runs: rows,
+    runs: { ...rows, ...dsp },
   },
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chroma, eachSpectrum, estimateKey, PITCH_CLASSES } from '../../src/engines/audio/key.js';
-import { durationOf, frames, mix, mono, silence, type Pcm } from '../../src/engines/audio/pcm.js';
+import { frames, mix, mono, silence, type Pcm } from '../../src/engines/audio/pcm.js';
 import { medianPitch, pitchTrack } from '../../src/engines/audio/pitch.js';
 import { pitchShift, timeStretch } from '../../src/engines/audio/stretch.js';
 import { estimateTempo, onsetEnvelope } from '../../src/engines/audio/tempo.js';
@@ -160,14 +160,11 @@ describe('pitch tracking', () => {
     expect(voiced).toBeLessThan(10);
   });
 
-  it('tracks a minute of vocal-range audio quickly', () => {
+  // Its speed is measured by bench/music.mjs (pitch track), not timed here.
+  it('tracks a minute of vocal-range audio, a frame each 10 ms', () => {
     const long = mono(tone(60, (t) => 200 + 50 * Math.sin(t)));
-    const started = performance.now();
     const track = pitchTrack(long, RATE);
-    const elapsed = performance.now() - started;
-    console.log(`pitch track of 60 s: ${elapsed.toFixed(0)} ms`);
     expect(track.length).toBe(6000);
-    expect(elapsed).toBeLessThan(3000);
   });
 });
 
@@ -273,13 +270,8 @@ describe('time-stretch and pitch-shift', () => {
   it('stretches a 440 Hz tone by 1.25 without changing its pitch', () => {
     const input = tone(2, () => 440);
     for (const ratio of [1.25, 0.8]) {
-      const started = performance.now();
       const output = timeStretch(input, ratio);
-      const elapsed = performance.now() - started;
       const pitch = medianPitch(pitchTrack(mono(output), RATE));
-      console.log(
-        `stretch x${ratio}: ${durationOf(output).toFixed(3)} s, ${pitch.toFixed(2)} Hz, ${elapsed.toFixed(0)} ms`,
-      );
       expect(frames(output)).toBe(Math.round(frames(input) * ratio));
       expect(Math.abs(pitch / 440 - 1)).toBeLessThan(0.01);
     }
@@ -355,16 +347,9 @@ describe('time-stretch and pitch-shift', () => {
     expect(Math.abs(tempo.bpm - 120)).toBeLessThanOrEqual(2);
   });
 
-  it('stretches 30 s of stereo drums in reasonable time, keeping the loop in time', () => {
-    const loop = drumLoop(30, 120);
-    const started = performance.now();
-    const output = timeStretch(loop, 1.1);
-    const elapsed = performance.now() - started;
-    const tempo = estimateTempo(output);
-    console.log(
-      `30 s stereo stretched x1.1 in ${elapsed.toFixed(0)} ms: ${tempo.bpm} BPM (expected ${(120 / 1.1).toFixed(2)})`,
-    );
-    expect(Math.abs(tempo.bpm - 120 / 1.1)).toBeLessThanOrEqual(2);
-    expect(elapsed).toBeLessThan(5000);
+  // Its speed is measured by bench/music.mjs (time-stretch), not timed here.
+  it('stretches 30 s of stereo drums, keeping the loop in time', () => {
+    const output = timeStretch(drumLoop(30, 120), 1.1);
+    expect(Math.abs(estimateTempo(output).bpm - 120 / 1.1)).toBeLessThanOrEqual(2);
   });
 });
