@@ -7,10 +7,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { freePort } from './support/server.js';
 import { canvasOf } from '../src/engines/canvas.js';
 import { encodePng } from '../src/engines/image-codec.js';
+
+// Each step starts the command as its own process (Node, then the whole program): seconds each on
+// a machine busy with other test files, so a test of several steps gets more than the default.
+vi.setConfig({ testTimeout: 120_000 });
 
 const run = promisify(execFile);
 const BIN = resolve('bin/switchyard');

@@ -3,10 +3,14 @@
  * measured where the option changes geometry (size, position, rotation, quiet zone) or colour.
  */
 import { PNG } from 'pngjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderQrArt, TooDense, PRESETS, type QrArtRequest } from '../../src/engines/qr/index.js';
 import { paletteOf } from '../../src/engines/qr/palette.js';
 import { decodeWithJsqr, decodeWithZxing } from '../support/qr-decoders.js';
+
+// Some tests render and decode dozens of full-size codes with two decoders: seconds each on a
+// machine busy with other test files, so they get more than the default.
+vi.setConfig({ testTimeout: 120_000 });
 
 const base: QrArtRequest = {
   content: 'https://switchyard.example/r',
