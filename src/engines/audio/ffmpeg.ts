@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { run, ToolFailed, withTemp } from '../media-tools.js';
+import { run, runPiped, ToolFailed, withTemp } from '../media-tools.js';
 import { SAMPLE_RATE, type Pcm } from './pcm.js';
 
 /** Audio that ffmpeg could not read as audio; the message says what it saw. */
@@ -48,32 +48,66 @@ const RAW = ['-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '2'];
 
 /** Any audio ffmpeg reads, as 44.1 kHz stereo; at most `maxSeconds` of it. */
 export async function decodeAudio(bytes: Buffer, maxSeconds: number, signal?: AbortSignal): Promise<Pcm> {
+  const [pcm] = await decodeAudioAll([bytes], maxSeconds, signal);
+  return pcm!;
+}
+
+/** Several files decoded by one ffmpeg, each to its own pipe: one fork instead of one per file. */
+export async function decodeAudioAll(
+  files: readonly Buffer[],
+  maxSeconds: number,
+  signal?: AbortSignal,
+): Promise<Pcm[]> {
   return withTemp(async (dir) => {
-    const path = join(dir, 'input');
-    await writeFile(path, bytes);
-    let stdout: Buffer;
+    const paths = files.map((_, n) => join(dir, `input-${n}`));
+    await Promise.all(files.map((bytes, n) => writeFile(paths[n]!, bytes)));
+    const args = [
+      ...paths.flatMap((path) => ['-i', path]),
+      ...paths.flatMap((_, n) => ['-map', `${n}:a:0`, '-t', String(maxSeconds), ...RAW, `pipe:${3 + n}`]),
+    ];
+    let outputs: Buffer[];
     try {
-      stdout = await run('ffmpeg', ['-i', path, '-t', String(maxSeconds), '-vn', ...RAW, 'pipe:1'], signal);
+      [, ...outputs] = await runPiped('ffmpeg', args, { signal, outputs: files.length });
     } catch (error) {
       if (error instanceof ToolFailed) throw new UnreadableAudio(error.message);
       throw error;
     }
-    const pcm = deinterleave(stdout);
-    if ((pcm.channels[0]?.length ?? 0) === 0) throw new UnreadableAudio('holds no audio');
-    return pcm;
+    return outputs.map((raw) => {
+      const pcm = deinterleave(raw);
+      if ((pcm.channels[0]?.length ?? 0) === 0) throw new UnreadableAudio('holds no audio');
+      return pcm;
+    });
   });
 }
 
 export async function encodeAudio(pcm: Pcm, format: AudioFormat, signal?: AbortSignal): Promise<Buffer> {
+  const [file] = await encodeAudioAll([pcm], format, signal);
+  return file!;
+}
+
+/** Several PCMs encoded by one ffmpeg, each from its own pipe: one fork instead of one per stem. */
+export async function encodeAudioAll(
+  pcms: readonly Pcm[],
+  format: AudioFormat,
+  signal?: AbortSignal,
+): Promise<Buffer[]> {
   return withTemp(async (dir) => {
-    const path = join(dir, `output.${format}`);
-    await run(
-      'ffmpeg',
-      ['-f', 'f32le', '-ar', String(pcm.rate), '-ac', '2', '-i', 'pipe:0', ...ENCODERS[format], path],
-      signal,
-      interleave(pcm),
-    );
-    return readFile(path);
+    const paths = pcms.map((_, n) => join(dir, `output-${n}.${format}`));
+    const args = [
+      ...pcms.flatMap((pcm, n) => [
+        '-f',
+        'f32le',
+        '-ar',
+        String(pcm.rate),
+        '-ac',
+        '2',
+        '-i',
+        `pipe:${3 + n}`,
+      ]),
+      ...paths.flatMap((path, n) => ['-map', `${n}:a`, ...ENCODERS[format], path]),
+    ];
+    await runPiped('ffmpeg', args, { signal, inputs: pcms.map(interleave) });
+    return Promise.all(paths.map((path) => readFile(path)));
   });
 }
 

@@ -3,7 +3,14 @@
  * worker threads, and the way a result becomes a Music item (MP3, cover, video, kept stems).
  */
 import { setMaxListeners } from 'node:events';
-import { decodeAudio, encodeAudio, renderVisualizer, UnreadableAudio } from '../../engines/audio/ffmpeg.js';
+import {
+  decodeAudio,
+  decodeAudioAll,
+  encodeAudio,
+  encodeAudioAll,
+  renderVisualizer,
+  UnreadableAudio,
+} from '../../engines/audio/ffmpeg.js';
 import type { Analysis, Stems } from '../../engines/audio/jobs.js';
 import { durationOf, mix, type Pcm } from '../../engines/audio/pcm.js';
 import type { AudioPool } from '../../engines/audio/pool.js';
@@ -107,12 +114,12 @@ export class Studio {
 
   /** The stems of an audio, as the engine kept them. */
   async stemsOf(song: Song): Promise<Stems> {
-    const entries = await Promise.all(
-      Object.entries(song.sound.stems).map(
-        async ([name, url]) => [name, await this.decode('audio_id', url)] as const,
-      ),
+    const entries = Object.entries(song.sound.stems);
+    const files = await Promise.all(
+      entries.map(([, url]) => this.job.fetchInput('audio_id', url, STEM_BYTES)),
     );
-    return Object.fromEntries(entries);
+    const pcms = await decodeAudioAll(files, MAX_SONG_SECONDS, this.job.signal);
+    return Object.fromEntries(entries.map(([name], n) => [name, pcms[n]!]));
   }
 
   /** An uploaded audio (`audio_url`), decoded; what ffmpeg cannot read is a 400 naming the field. */
@@ -234,13 +241,14 @@ export class Studio {
 
   /** The stems, lossless, in the blob store: what later edits of this audio start from. */
   private async keep(stems: Stems): Promise<Record<string, string>> {
-    const entries = await Promise.all(
-      Object.entries(stems).map(async ([name, pcm]) => {
-        const flac = await encodeAudio(pcm, 'flac', this.job.signal);
-        return [name, await this.job.saveFile(flac, 'flac')] as const;
-      }),
+    const entries = Object.entries(stems);
+    const files = await encodeAudioAll(
+      entries.map(([, pcm]) => pcm),
+      'flac',
+      this.job.signal,
     );
-    return Object.fromEntries(entries);
+    const urls = await Promise.all(files.map((flac) => this.job.saveFile(flac, 'flac')));
+    return Object.fromEntries(entries.map(([name], n) => [name, urls[n]!]));
   }
 }
 
