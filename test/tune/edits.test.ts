@@ -1,13 +1,13 @@
 /**
  * Editing actions of /tune/audios over HTTP: extend and concat (durations add up), stems and
  * all_stems (they sum back to the song), remaster (loudness by ffmpeg's ebur128), the windowed
- * edits, mashup, samples, covers, and the upload actions on a WAV sent as a data: URL.
+ * edits, mashup, samples and covers (the upload actions are in uploads.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/expect.js';
 import type { TestServer } from '../support/server.js';
 import { decode, download, durationOf, loudness, probe, residualDb, sum } from '../support/media-probe.js';
-import { dataUrl, type Item, serverWithSong, SHORT_LYRIC, tune, uploadedSong } from './music.js';
+import { type Item, serverWithSong, SHORT_LYRIC, tune } from './music.js';
 
 // Each request renders, encodes and stores whole songs: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -165,28 +165,6 @@ describe('/tune/audios editing', () => {
       expect(item.lyric).toBe(SHORT_LYRIC);
       expect(item.style).toBe('jazz, upright bass, brushes');
     }
-  });
-
-  it('extends and covers uploaded music', async () => {
-    const upload = dataUrl(uploadedSong(8, 100), 'audio/wav');
-    const [extension] = await tune(server, token, {
-      action: 'upload_extend',
-      audio_url: upload,
-      continue_at: 6,
-      style: 'electronic',
-    });
-    const [whole] = await tune(server, token, { action: 'concat', audio_id: extension!.id });
-    expect(whole!.duration).toBeCloseTo(6 + extension!.duration, 1);
-    const covers = await tune(server, token, {
-      action: 'upload_cover',
-      audio_url: upload,
-      style: 'piano ballad',
-    });
-    for (const item of covers) expect(item.duration).toBeCloseTo(8, 0);
-    // Uploaded audio has no stems of its own: separation takes it apart, still summing to it.
-    const stems = await tune(server, token, { action: 'all_stems', audio_id: whole!.id });
-    const parts = await Promise.all(stems.map(async (stem) => decode(await download(stem.audio_url))));
-    expect(residualDb(await decode(await download(whole!.audio_url)), sum(parts))).toBeLessThan(-40);
   });
 
   it('keeps each token to its own audios', async () => {
