@@ -4,7 +4,7 @@
  * strong blur; the portrait cut from a card and not from a blank or printed area; portraits of
  * one person scoring at least 70 and of different persons below.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Canvas } from '../../src/engines/canvas.js';
 import {
   cutPortrait,
@@ -35,6 +35,10 @@ import {
 import { pixelsOf, surface, surfaceOf } from '../../src/engines/idcard/specimen/surface.js';
 import { warpQuad } from '../../src/engines/idcard/warp.js';
 import { seeded } from '../../src/engines/random.js';
+
+// Some tests read dozens of cards with Tesseract: seconds each on a machine busy with other test
+// files, so they get more than the default.
+vi.setConfig({ testTimeout: 120_000 });
 
 const specimen = (seed: number, ...degradations: Degradation[]) => makeSpecimen({ seed, degradations });
 

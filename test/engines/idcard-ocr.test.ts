@@ -4,7 +4,7 @@
  * image without a card, aborting a read; and the clean-up rules on their own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canvasOf, type Canvas } from '../../src/engines/canvas.js';
 import { checkDigit } from '../../src/engines/idcard/id-number.js';
 import { CARD_HEIGHT, CARD_WIDTH, FIELDS, LAYOUT } from '../../src/engines/idcard/layout.js';
@@ -24,6 +24,10 @@ import {
   type Specimen,
 } from '../../src/engines/idcard/specimen/index.js';
 import type { Quad } from '../../src/engines/idcard/warp.js';
+
+// Some tests read dozens of cards with Tesseract: seconds each on a machine busy with other test
+// files, so they get more than the default.
+vi.setConfig({ testTimeout: 120_000 });
 
 const READ_TIMEOUT = 60_000;
 
