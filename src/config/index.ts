@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { checkSchema } from '../contract/validate.js';
 import { isRecord } from '../contract/rules.js';
-import { CHANNEL_CAPABILITY, ConfigSchema, type ConfigInput, type Price } from './schema.js';
+import { CHANNEL_TYPES, ConfigSchema, type ConfigInput, type Price } from './schema.js';
 import { DEFAULT_PRICES } from './prices.js';
 
 export { chargeFor, priceOf } from './prices.js';
@@ -65,9 +65,6 @@ function applyEnvironment(tree: Tree, env: NodeJS.ProcessEnv): void {
   }
 }
 
-/** Channel types that need the upstream's address (serper has a well-known one). */
-const UPSTREAM_TYPES = new Set(['openai-compatible', 'searxng', 'passthrough']);
-
 /** Rules between keys, which the schema cannot state. */
 function crossChecks(input: ConfigInput): string[] {
   const problems: string[] = [];
@@ -79,13 +76,10 @@ function crossChecks(input: ConfigInput): string[] {
     if (names.has(channel.name))
       problems.push(`channels[${i}].name: ${channel.name} is used by another channel`);
     names.add(channel.name);
-    if (channel.type === 'local-llm' && !channel.model_path) {
-      problems.push(`channels[${i}].model_path: is required for type local-llm`);
+    const { needs, serves } = CHANNEL_TYPES[channel.type];
+    if (needs && !channel[needs]) {
+      problems.push(`channels[${i}].${needs}: is required for type ${channel.type}`);
     }
-    if (UPSTREAM_TYPES.has(channel.type) && !channel.base_url) {
-      problems.push(`channels[${i}].base_url: is required for type ${channel.type}`);
-    }
-    const serves = CHANNEL_CAPABILITY[channel.type];
     if (!serves.includes(channel.capability)) {
       problems.push(`channels[${i}].capability: ${channel.type} channels serve ${serves.join(', ')} only`);
     }

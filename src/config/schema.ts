@@ -23,108 +23,204 @@ const Price = Type.Union(
 );
 
 export const FAMILIES = ['serp', 'clip', 'dance', 'maxi', 'tune', 'chat', 'qrart', 'identity'] as const;
-export const CHANNEL_TYPES = [
-  'openai-compatible',
-  'local-llm',
-  'searxng',
-  'serper',
-  'passthrough',
-  'local-index',
-  'kling',
-  'seedance',
-  'minimax',
-] as const;
 
-/** Which capabilities each channel type serves. */
-export const CHANNEL_CAPABILITY: Readonly<Record<(typeof CHANNEL_TYPES)[number], readonly string[]>> = {
-  'openai-compatible': ['chat'],
-  'local-llm': ['chat'],
-  searxng: ['serp'],
-  serper: ['serp'],
-  passthrough: ['serp', 'clip', 'dance', 'maxi', 'identity'],
-  'local-index': ['serp'],
-  kling: ['clip'],
-  seedance: ['dance'],
-  minimax: ['maxi'],
-};
+/** A channel member that a type cannot do without (the others are optional or defaulted). */
+type NeededKey = 'base_url' | 'model_path';
+
+interface ChannelTypeInfo {
+  serves: readonly (typeof FAMILIES)[number][];
+  needs?: NeededKey;
+  is: string;
+}
+
+/**
+ * Each channel type: the capabilities it serves, the member it needs besides name, capability
+ * and type, and what it talks to. The configuration's checks, its reference and the 503 that
+ * tells an operator how to serve a family are all read from here.
+ */
+const channelTypes = {
+  'openai-compatible': {
+    serves: ['chat'],
+    needs: 'base_url',
+    is: 'any upstream speaking OpenAI chat completions',
+  },
+  'local-llm': { serves: ['chat'], needs: 'model_path', is: 'a GGUF model file run in-process' },
+  searxng: { serves: ['serp'], needs: 'base_url', is: 'a SearXNG JSON API' },
+  serper: { serves: ['serp'], is: 'a Serper-style API' },
+  passthrough: {
+    serves: ['serp', 'clip', 'dance', 'maxi', 'identity'],
+    needs: 'base_url',
+    is: 'an upstream speaking this same interface',
+  },
+  'local-index': { serves: ['serp'], is: 'the local search index' },
+  kling: { serves: ['clip'], is: "Kling's video API" },
+  seedance: { serves: ['dance'], is: 'the ModelArk content generation tasks API' },
+  minimax: { serves: ['maxi'], is: 'MiniMax video generation' },
+} satisfies Record<string, ChannelTypeInfo>;
+export type ChannelType = keyof typeof channelTypes;
+export const CHANNEL_TYPES: Readonly<Record<ChannelType, ChannelTypeInfo>> = channelTypes;
+
+const typeList = Object.entries(CHANNEL_TYPES)
+  .map(([type, { serves, is }]) => `\`${type}\` (${serves.join(', ')}): ${is}`)
+  .join('; ');
+
+const neededBy = (key: NeededKey) =>
+  Object.entries(CHANNEL_TYPES)
+    .filter(([, { needs }]) => needs === key)
+    .map(([type]) => `\`${type}\``)
+    .join(', ');
 
 /** An upstream (or in-process model) that serves some models of one capability. */
 const Channel = Closed({
-  name: PatternString('^[A-Za-z0-9_.-]{1,64}$', 'must be 1 to 64 letters, digits, _ . or -'),
-  capability: StringEnum(FAMILIES),
-  type: StringEnum(CHANNEL_TYPES, {
-    description:
-      'chat: openai-compatible (any upstream speaking OpenAI chat completions), local-llm (a GGUF file run in-process); ' +
-      'serp: searxng (a SearXNG JSON API), serper (a Serper-style API), passthrough (an upstream speaking /serp/web), local-index (the local search index); ' +
-      "clip: kling (Kling's video API); dance: seedance (the ModelArk content generation tasks API); maxi: minimax (MiniMax video generation); " +
-      'clip, dance, maxi, identity: passthrough (an upstream speaking this same interface)',
+  name: PatternString('^[A-Za-z0-9_.-]{1,64}$', 'must be 1 to 64 letters, digits, _ . or -', {
+    description: 'names the channel in logs and errors; unique',
   }),
-  base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
-  api_key: Type.Optional(Type.String({ minLength: 1 })),
-  model_path: Type.Optional(Type.String({ minLength: 1, description: 'local-llm: the GGUF file' })),
+  capability: StringEnum(FAMILIES, { description: 'the family the channel serves' }),
+  type: StringEnum(Object.keys(CHANNEL_TYPES) as ChannelType[], {
+    description: `what the channel talks to: ${typeList}`,
+  }),
+  base_url: Type.Optional(
+    PatternString('^https?://', 'must be an http(s) URL', {
+      description: `the upstream's address; required for ${neededBy('base_url')}`,
+    }),
+  ),
+  api_key: Type.Optional(
+    Type.String({ minLength: 1, description: "the upstream's key, sent as it expects it; hidden in logs" }),
+  ),
+  model_path: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: `the GGUF model file; required for ${neededBy('model_path')} (local-llm.md)`,
+    }),
+  ),
   models: Type.Array(Type.String({ minLength: 1 }), {
     minItems: 1,
     default: ['*'],
     description:
-      'requested model names (chat) or result types (serp) this channel serves; * matches any run of characters',
+      'requested model names (chat, video), result types (serp) or operations (identity) this channel serves; `*` matches any run of characters',
   }),
   model_map: Type.Record(Type.String(), Type.String({ minLength: 1 }), {
     default: {},
-    description: 'rename on the way upstream: {requested: upstream}',
+    description: 'rename on the way upstream: `{requested: upstream}`; answers keep the requested name',
   }),
   priority: Type.Integer({ minimum: 0, default: 1, description: 'lower is tried first' }),
   weight: Type.Integer({ minimum: 1, default: 1, description: 'share among channels of equal priority' }),
-  timeout_seconds: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 120 }),
+  timeout_seconds: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 3600,
+    default: 120,
+    description:
+      "time allowed to an upstream: chat until the answer begins and then between chunks, video until the upstream's video is ready",
+  }),
 });
 
 export const ConfigSchema = Closed({
-  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
-  host: Type.String({ minLength: 1, default: '127.0.0.1' }),
-  data_dir: Type.String({ minLength: 1, default: './data' }),
-  /** Base of the URLs of produced files; derived from host and port when absent. */
-  public_base_url: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'port to listen on' }),
+  host: Type.String({
+    minLength: 1,
+    default: '127.0.0.1',
+    description: 'address to listen on; `0.0.0.0` to serve other machines',
+  }),
+  data_dir: Type.String({
+    minLength: 1,
+    default: './data',
+    description: 'where the database and produced files live (relative to the working directory)',
+  }),
+  public_base_url: Type.Optional(
+    PatternString('^https?://', 'must be an http(s) URL', {
+      'x-default': '`http://{host}:{port}`',
+      description: 'base of the URLs of produced files (`/files/<key>`); set it behind a proxy',
+    }),
+  ),
   database: Closed(
     {
       url: Type.Optional(
-        PatternString('^(sqlite:|postgres(ql)?://)', 'must be sqlite:<path> or postgres://…'),
+        PatternString('^(sqlite:|postgres(ql)?://)', 'must be sqlite:<path> or postgres://…', {
+          'x-default': '`sqlite:{data_dir}/switchyard.db`',
+          description:
+            '`sqlite:<path>` (or `sqlite::memory:`), or `postgres://user:password@host:5432/db` (deployment.md)',
+        }),
       ),
       pool_size: Type.Integer({
         minimum: 1,
         maximum: 1000,
         default: 10,
-        description: 'PostgreSQL connections',
+        description: 'PostgreSQL connections per process',
       }),
     },
-    { default: {} },
+    { default: {}, description: 'where tokens, credits, tasks and the registry are kept' },
   ),
   outbound: Closed(
     {
-      allow_private: Type.Boolean({ default: false }),
-      allow_cidrs: Type.Array(Type.String(), { default: [] }),
-      timeout_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 30_000 }),
-      max_redirects: Type.Integer({ minimum: 0, maximum: 20, default: 5 }),
+      allow_private: Type.Boolean({
+        default: false,
+        description:
+          'let the service reach private, loopback and link-local addresses for the URLs clients give (development and tests only)',
+      }),
+      allow_cidrs: Type.Array(Type.String(), {
+        default: [],
+        description: 'ranges always allowed, e.g. `["10.1.2.0/24"]` for an internal upstream',
+      }),
+      timeout_ms: Type.Integer({
+        minimum: 100,
+        maximum: 600_000,
+        default: 30_000,
+        description: 'connect, header and body time limit of outbound requests',
+      }),
+      max_redirects: Type.Integer({
+        minimum: 0,
+        maximum: 20,
+        default: 5,
+        description: 'redirects followed (each hop is checked)',
+      }),
     },
-    { default: {} },
+    {
+      default: {},
+      description:
+        'the guard on the requests the service makes for clients: input media and callbacks (security.md)',
+    },
   ),
   limits: Closed(
     {
-      body_bytes: Type.Integer({ minimum: 1024, default: 10 * 1024 * 1024 }),
-      sync_wait_seconds: Type.Integer({ minimum: 1, maximum: 86_400, default: 600 }),
+      body_bytes: Type.Integer({
+        minimum: 1024,
+        default: 10 * 1024 * 1024,
+        description: 'largest request body (413 above it)',
+      }),
+      sync_wait_seconds: Type.Integer({
+        minimum: 1,
+        maximum: 86_400,
+        default: 600,
+        description: 'how long a synchronous generation waits before 504 `timeout`',
+      }),
     },
-    { default: {} },
+    { default: {}, description: 'what one request may ask of the server' },
   ),
   tokens: Closed(
     {
-      default_rate_per_second: Nullable(Type.Number({ exclusiveMinimum: 0, default: 50 })),
-      default_concurrency: Nullable(Type.Integer({ minimum: 1, default: 16 })),
+      default_rate_per_second: Nullable(
+        Type.Number({
+          exclusiveMinimum: 0,
+          default: 50,
+          description: 'rate given to tokens created without `--rate` (`null`: unlimited)',
+        }),
+      ),
+      default_concurrency: Nullable(
+        Type.Integer({
+          minimum: 1,
+          default: 16,
+          description: 'concurrent requests for tokens created without `--concurrency` (`null`: unlimited)',
+        }),
+      ),
       cache_ms: Type.Integer({
         minimum: 0,
         maximum: 60_000,
         default: 2000,
-        description: 'how long a node trusts a token it has read; revocations elsewhere wait this long',
+        description:
+          'how long a node trusts a token it has read; a revocation made by another process takes effect within this time (0: read every time)',
       }),
     },
-    { default: {} },
+    { default: {}, description: 'bearer tokens: the limits of new ones, and how long a read one is trusted' },
   ),
   tasks: Closed(
     {
@@ -132,40 +228,70 @@ export const ConfigSchema = Closed({
         minimum: 1,
         maximum: 2_592_000,
         default: 86_400,
-        description: 'deadline of a task (dance takes execution_expires_after from the request)',
+        description:
+          'deadline of a task after submission (`/dance/videos` takes `execution_expires_after` from the request)',
       }),
       concurrency: Type.Integer({
         minimum: 1,
         maximum: 1024,
         default: 8,
-        description: 'jobs at a time per family',
+        description: 'jobs of one family running at a time in a worker process',
       }),
       concurrency_by_family: Type.Record(Type.String(), Type.Integer({ minimum: 1, maximum: 1024 }), {
         default: {},
+        description: '`tasks.concurrency` for some families, e.g. `{tune: 2, clip: 4}`',
       }),
-      lease_seconds: Type.Integer({ minimum: 2, maximum: 3600, default: 30 }),
-      poll_ms: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
+      lease_seconds: Type.Integer({
+        minimum: 2,
+        maximum: 3600,
+        default: 30,
+        description:
+          "how long a worker holds a job without renewing it: how soon a dead worker's jobs run elsewhere",
+      }),
+      poll_ms: Type.Integer({
+        minimum: 10,
+        maximum: 60_000,
+        default: 500,
+        description:
+          'how often idle workers look for queued jobs (a submission in the same process wakes them at once)',
+      }),
     },
-    { default: {} },
+    { default: {}, description: 'the durable tasks of the generation families and their workers (tasks.md)' },
   ),
   callbacks: Closed(
     {
-      timeout_ms: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+      timeout_ms: Type.Integer({
+        minimum: 100,
+        maximum: 120_000,
+        default: 15_000,
+        description: 'time a `callback_url` has to answer 2xx before the delivery counts as failed',
+      }),
       backoff_seconds: Type.Array(Type.Number({ exclusiveMinimum: 0 }), {
         minItems: 0,
         default: [5, 30, 120, 600, 1800, 3600, 7200, 14_400, 28_800],
-        description: 'wait before each retry; its length is the number of retries',
+        description: 'wait before each retry (±20 % jitter); its length is the number of retries',
       }),
-      concurrency: Type.Integer({ minimum: 1, maximum: 1024, default: 16 }),
-      poll_ms: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
+      concurrency: Type.Integer({
+        minimum: 1,
+        maximum: 1024,
+        default: 16,
+        description: 'deliveries sent at a time by one process',
+      }),
+      poll_ms: Type.Integer({
+        minimum: 10,
+        maximum: 60_000,
+        default: 500,
+        description: 'how often idle senders look for deliveries that are due',
+      }),
     },
-    { default: {} },
+    { default: {}, description: 'the signed webhooks sent when a task ends (tasks.md)' },
   ),
   redis: Closed(
     {
       url: Type.Optional(
         PatternString('^rediss?://', 'must be a redis:// or rediss:// URL', {
-          description: 'when set: the task queue (BullMQ), rate limits and task events live in Redis',
+          description:
+            'when set: the task queue (BullMQ), rate limits and task events live in Redis (deployment.md)',
         }),
       ),
       prefix: PatternString('^[A-Za-z0-9_.-]{1,64}$', 'must be 1 to 64 letters, digits, _ . or -', {
@@ -173,54 +299,101 @@ export const ConfigSchema = Closed({
         description: 'keeps deployments that share one Redis apart',
       }),
     },
-    { default: {} },
+    { default: {}, description: 'the distributed mode: several API nodes and workers (deployment.md)' },
   ),
   workers: Closed(
     {
       embedded: Type.Boolean({
         default: true,
-        description: 'run task workers in the API process; false for API nodes that only accept and watch',
+        description:
+          'run task workers in the `serve` process; `false` for API-only nodes (needs `redis.url`)',
       }),
     },
-    { default: {} },
+    { default: {}, description: 'where task workers run' },
   ),
   blobs: Closed(
     {
-      dir: Type.Optional(Type.String({ minLength: 1 })),
-      s3: Type.Optional(
-        Closed({
-          bucket: Type.String({ minLength: 3, maxLength: 63 }),
-          region: Type.String({ minLength: 1, default: 'us-east-1' }),
-          endpoint: Type.Optional(PatternString('^https?://', 'must be an http(s) URL')),
-          access_key_id: Type.Optional(Type.String({ minLength: 1 })),
-          secret_access_key: Type.Optional(Type.String({ minLength: 1 })),
-          force_path_style: Type.Boolean({ default: false }),
-          files: StringEnum(['proxy', 'redirect'] as const, {
-            default: 'proxy',
-            description: '/files/ streams the object (proxy) or redirects to a presigned URL (redirect)',
-          }),
-          presign_seconds: Type.Integer({ minimum: 1, maximum: 604_800, default: 900 }),
+      dir: Type.Optional(
+        Type.String({
+          minLength: 1,
+          'x-default': '`{data_dir}/blobs`',
+          description: 'where produced files are stored (without `blobs.s3`)',
         }),
       ),
-      retention_days: Type.Number({ minimum: 0, default: 30, description: '0 keeps files forever' }),
+      s3: Type.Optional(
+        Closed(
+          {
+            bucket: Type.String({ minLength: 3, maxLength: 63, description: 'the bucket' }),
+            region: Type.String({ minLength: 1, default: 'us-east-1', description: 'its region' }),
+            endpoint: Type.Optional(
+              PatternString('^https?://', 'must be an http(s) URL', {
+                'x-default': "AWS's endpoint for the region",
+                description: 'the address of another S3-compatible store (MinIO, Ceph, R2, …)',
+              }),
+            ),
+            access_key_id: Type.Optional(
+              Type.String({
+                minLength: 1,
+                'x-default': "the AWS SDK's default chain",
+                description: 'with `secret_access_key`: the credentials',
+              }),
+            ),
+            secret_access_key: Type.Optional(
+              Type.String({
+                minLength: 1,
+                'x-default': "the AWS SDK's default chain",
+                description: 'with `access_key_id`: the credentials',
+              }),
+            ),
+            force_path_style: Type.Boolean({
+              default: false,
+              description:
+                'address the bucket in the path rather than the host name (most self-hosted stores)',
+            }),
+            files: StringEnum(['proxy', 'redirect'] as const, {
+              default: 'proxy',
+              description:
+                '`/files/` streams the object (`proxy`) or redirects to a presigned URL (`redirect`)',
+            }),
+            presign_seconds: Type.Integer({
+              minimum: 1,
+              maximum: 604_800,
+              default: 900,
+              description: 'how long a presigned URL stays valid (`redirect`)',
+            }),
+          },
+          { description: 'an S3-compatible store instead of `blobs.dir` (storage.md)' },
+        ),
+      ),
+      retention_days: Type.Number({
+        minimum: 0,
+        default: 30,
+        description: 'produced files older than this are removed (hourly); `0` keeps them',
+      }),
     },
-    { default: {} },
+    { default: {}, description: 'produced files (storage.md)' },
   ),
   log: Closed(
     {
       level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
         default: 'info',
+        description: 'the least severe log lines written (JSON lines on standard output)',
       }),
     },
-    { default: {} },
+    { default: {}, description: 'the log (operations.md)' },
   ),
-  channels: Type.Array(Channel, { default: [], description: 'upstream channels and local models' }),
+  channels: Type.Array(Channel, {
+    default: [],
+    description:
+      'upstream channels and local models serving the families: chat (chat.md, local-llm.md), search (search.md), video (video.md), identity (identity.md)',
+  }),
   search: Closed(
     {
       index_path: Type.Optional(
         Type.String({
           minLength: 1,
-          description: 'the local search index; <data_dir>/search-index.db when absent',
+          'x-default': '`{data_dir}/search-index.db`',
+          description: 'the local search index file',
         }),
       ),
       remember_queries: Type.Boolean({
@@ -228,26 +401,28 @@ export const ConfigSchema = Closed({
         description: "keep each token's past queries in the index, for its related searches",
       }),
     },
-    { default: {} },
+    { default: {}, description: 'the local search index (search.md)' },
   ),
   music: Closed(
     {
       lyrics_model: Type.Optional(
         Type.String({
           minLength: 1,
+          'x-default': 'the first model a chat channel names',
           description:
-            'chat model that writes lyrics for lyric_prompt; the first model a chat channel names when absent, the local lyric writer without chat channels',
+            'chat model that writes lyrics for `lyric_prompt` and description mode; the local lyric writer when the server has no chat channels',
         }),
       ),
       workers: Type.Optional(
         Type.Integer({
           minimum: 1,
           maximum: 64,
-          description: 'threads composing and processing audio at a time; one per core when absent',
+          'x-default': 'one per core',
+          description: 'threads composing, separating and mastering audio at a time',
         }),
       ),
     },
-    { default: {} },
+    { default: {}, description: 'the local music engine (music.md)' },
   ),
   video: Closed(
     {
@@ -255,11 +430,12 @@ export const ConfigSchema = Closed({
         Type.Integer({
           minimum: 1,
           maximum: 64,
-          description: 'threads rendering videos at a time (all three families); one per core when absent',
+          'x-default': 'one per core',
+          description: 'threads rendering videos at a time, shared by the three video families',
         }),
       ),
     },
-    { default: {} },
+    { default: {}, description: 'the local video engine (video.md)' },
   ),
   identity: Closed(
     {
@@ -267,14 +443,15 @@ export const ConfigSchema = Closed({
         Type.String({
           minLength: 1,
           description:
-            'base64 of 32 bytes sealing the identity registry and the field keys; the same on every node; key_file when absent',
+            "base64 of 32 bytes: the identity key that seals the ID registry and the tokens' field keys; set the same on every node",
         }),
       ),
       key_file: Type.Optional(
         Type.String({
           minLength: 1,
+          'x-default': '`{data_dir}/identity.key`',
           description:
-            'where the identity key is kept (created on first use); <data_dir>/identity.key when absent',
+            'where the identity key is read from when `identity.key` is absent; created on first use (mode 0600)',
         }),
       ),
       keep_images: Type.Boolean({
@@ -286,11 +463,12 @@ export const ConfigSchema = Closed({
         Type.Integer({
           minimum: 1,
           maximum: 64,
-          description: 'threads reading ID cards at a time; one per core when absent',
+          'x-default': 'one per core',
+          description: 'threads reading ID cards at a time',
         }),
       ),
     },
-    { default: {} },
+    { default: {}, description: 'ID cards: the local engine and its registry (identity.md)' },
   ),
   routing: Closed(
     {
@@ -298,7 +476,7 @@ export const ConfigSchema = Closed({
         minimum: 0,
         maximum: 10,
         default: 2,
-        description: 'retries per channel on 429, 5xx, network errors',
+        description: 'retries per channel on 429, 5xx, network errors and timeouts',
       }),
       backoff_ms: Type.Integer({
         minimum: 0,
@@ -312,11 +490,20 @@ export const ConfigSchema = Closed({
         default: 3,
         description: 'consecutive failures that cool a channel down',
       }),
-      cooldown_seconds: Type.Number({ minimum: 0, maximum: 3600, default: 30 }),
+      cooldown_seconds: Type.Number({
+        minimum: 0,
+        maximum: 3600,
+        default: 30,
+        description: 'how long a cooled channel waits behind the others',
+      }),
     },
-    { default: {} },
+    { default: {}, description: 'how requests travel among channels (chat.md)' },
   ),
-  prices: Type.Record(Type.String(), Price, { default: {} }),
+  prices: Type.Record(Type.String(), Price, {
+    default: {},
+    description:
+      'credits per request, by operation key (see Prices below); these replace the defaults one by one',
+  }),
 });
 
 export type ConfigInput = Static<typeof ConfigSchema>;

@@ -4,7 +4,7 @@
  */
 import type { Family, MediaType, Operation } from '../contract/types.js';
 import type { Token } from '../accounts/tokens.js';
-import { ServiceError } from '../errors.js';
+import { unservedFamily } from './unserved.js';
 
 /** One validated synchronous request handed to a capability. */
 export interface Call {
@@ -99,22 +99,14 @@ export class Providers {
   /** The handler of a synchronous operation, or 503 busy. */
   sync(operation: Operation): (call: Call) => Promise<unknown> {
     const handle = this.capabilities[operation.family]?.handle;
-    if (!handle) throw unserved(operation);
+    if (!handle) throw unservedFamily(operation.family, operation.path);
     return handle.bind(this.capabilities[operation.family]);
   }
 
   /** The engine of a task operation, or 503 busy. */
   task(operation: Operation): (job: Job) => Promise<unknown> {
     const run = this.capabilities[operation.family]?.run;
-    if (!run) throw unserved(operation);
+    if (!run) throw unservedFamily(operation.family, operation.path);
     return run.bind(this.capabilities[operation.family]);
   }
-}
-
-function unserved(operation: Operation): ServiceError {
-  return new ServiceError(
-    'busy',
-    `no engine or channel serves ${operation.path} on this server; configure a channel for ` +
-      `"${operation.family}" or enable its local engine`,
-  );
 }

@@ -4,7 +4,9 @@
  * with doubling backoff, then the next one; a channel that keeps failing is cooled down and
  * skipped for a while. A request the upstream refuses as bad (other 4xx) is not retried anywhere.
  */
+import type { Family } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
+import { unservedModel } from './unserved.js';
 
 export interface RoutedChannel {
   name: string;
@@ -128,20 +130,13 @@ export class ChannelRouter<C extends RoutedChannel> {
    * the model; 502 upstream_error when all failed; a 4xx the upstream gave is passed on as 400.
    */
   async run<T>(
-    capability: string,
+    capability: Family,
     model: string,
     signal: AbortSignal,
     call: (channel: C) => Promise<T>,
   ): Promise<T> {
     const candidates = this.candidates(capability, model);
-    if (candidates.length === 0) {
-      throw new ServiceError(
-        'busy',
-        capability === 'serp'
-          ? `no search channel serves type ${model}; configure one that lists it in models`
-          : `no channel serves the model ${model}; configure one that lists it in models`,
-      );
-    }
+    if (candidates.length === 0) throw unservedModel(capability, model);
     const tried: string[] = [];
     for (const channel of candidates) {
       for (let attempt = 0; attempt <= this.policy.retries; attempt += 1) {

@@ -169,7 +169,7 @@ describe('channels', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
-    expect((error as Error).message).toContain('no channel serves the model o3');
+    expect((error as Error).message).toContain('no chat channel serves o3: list it in channels[].models');
   });
 
   it('charges the tokens used, per the price table', async () => {

@@ -108,7 +108,7 @@ describe('search channels over HTTP', () => {
     expect(places.body).toEqual({ places: [] });
     const images = await server.post('/serp/web', { query: 'rust', type: 'images' }, token);
     expectError(images, 503, 'busy');
-    expect(images.text).toContain('no search channel serves type images');
+    expect(images.text).toContain('no serp channel serves images: list it in channels[].models');
   });
 
   it('passes a request through to an upstream speaking this interface, with its own key', async () => {

@@ -56,18 +56,20 @@ export async function freePort(): Promise<number> {
 export interface StartOptions extends ServiceOptions {
   /** Where state lives; `embedded` when absent. */
   backend?: Backend;
+  /** SWITCHYARD_* variables read as `switchyard serve` reads them; none when absent. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startServer(
   overrides: Record<string, unknown> = {},
-  { backend = 'embedded', ...serviceOptions }: StartOptions = {},
+  { backend = 'embedded', env = {}, ...serviceOptions }: StartOptions = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const provisioned = await provision(backend);
   // The port is chosen before the configuration, so that file URLs name the real address.
   const port = await freePort();
   const config = loadConfig({
-    env: {},
+    env,
     overrides: {
       port,
       data_dir: dataDir,

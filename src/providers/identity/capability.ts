@@ -14,7 +14,7 @@ import { checkCard, verifyCard, type CheckConfig, type Flow, type Stage } from '
 import type { IdentityPassthrough } from './passthrough.js';
 import type { VerificationSource } from './registry.js';
 import type { CardEngine } from './types.js';
-import { ServiceError } from '../../errors.js';
+import { unservedFamily } from '../unserved.js';
 
 /** Card photos larger than this are refused (a phone photo is a few MB). */
 const IMAGE_BYTES = 20 * 1024 * 1024;
@@ -79,7 +79,7 @@ export class IdentityCapability implements Capability {
     const path = call.operation.path;
     const { channels, local } = this.deps;
     if (channels?.router.serves('identity')) return this.forwarded(call, body, channels);
-    if (!local) throw new ServiceError('busy', 'no ID card engine or identity channel is configured');
+    if (!local) throw unservedFamily('identity', path);
     const image = () => this.image(String(body.image_url));
     if (path === CHECK) {
       const config = (body.config ?? {}) as CheckConfig;
