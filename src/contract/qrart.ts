@@ -48,6 +48,13 @@ type Ecl = (typeof QR_ECLS)[number];
 export const QR_CAPACITY: Record<Ecl, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
 
 /**
+ * The most bytes of this content a code holds: text that is not all ASCII is marked as UTF-8 by
+ * a 12-bit ECI header, which costs it one byte of the version-40 capacity.
+ */
+const qrCapacity = (content: string, ecl: Ecl): number =>
+  QR_CAPACITY[ecl] - (/^\p{ASCII}*$/u.test(content) ? 0 : 1);
+
+/**
  * Defaults of the generation members. They are filled in by a rule, not by the schema: a schema
  * default would land in retrieve bodies too, where generation members are refused.
  */
@@ -60,7 +67,7 @@ export const qrGenerationMembers = {
     Type.String({
       minLength: 1,
       description:
-        'What the code encodes; required with generate. At most 2953, 2331, 1663 or 1273 bytes of UTF-8 at ecl L, M, Q or H',
+        'What the code encodes; required with generate. At most 2953, 2331, 1663 or 1273 bytes of UTF-8 at ecl L, M, Q or H, one less when not all ASCII',
     }),
   ),
   type: Type.Optional(
@@ -155,10 +162,16 @@ const chosenEcl = (body: Body): Ecl | undefined =>
 const contentFits: Rule = (body) => {
   const ecl = chosenEcl(body);
   if (!isGenerate(body) || typeof body.content !== 'string' || ecl === undefined) return [];
-  const max = QR_CAPACITY[ecl];
+  const max = qrCapacity(body.content, ecl);
   const bytes = Buffer.byteLength(body.content, 'utf8');
+  const which = max < QR_CAPACITY[ecl] ? ' for text that is not all ASCII' : '';
   return bytes > max
-    ? [{ field: 'content', rule: `must be at most ${max} bytes of UTF-8 at ecl ${ecl} (it is ${bytes})` }]
+    ? [
+        {
+          field: 'content',
+          rule: `must be at most ${max} bytes of UTF-8 at ecl ${ecl}${which} (it is ${bytes})`,
+        },
+      ]
     : [];
 };
 

@@ -3,10 +3,9 @@
  * domain, content in the form each payload type takes (3 to 400 bytes of UTF-8, and one case in
  * DENSE_EVERY long, up to the ecl's capacity, often on a tight layout), and about a quarter with
  * a synthetic content image. Also an oracle for TooDense that does not run the renderer: the
- * symbol size from the `qrcode` package and the layout rule of layout.ts.
+ * symbol size from the encoder (matrix.ts) and the layout rule of layout.ts.
  */
 import { QR_MARKER_SHAPES, QR_PIXEL_STYLES, QR_POSITIONS, QR_SUB_MARKERS } from '../../src/contract/qrart.js';
-import QRCode from 'qrcode';
 import { QR_CAPACITY } from '../../src/contract/qrart.js';
 import {
   CANVAS_SIZES,
@@ -16,6 +15,7 @@ import {
   type QrArtRequest,
 } from '../../src/engines/qr/index.js';
 import { MIN_MODULE_PIXELS, MIN_QUIET_MODULES } from '../../src/engines/qr/layout.js';
+import { encode } from '../../src/engines/qr/matrix.js';
 import { Random } from '../support/random.js';
 
 export interface SweepCase {
@@ -326,7 +326,8 @@ export function describeCase({ index, request: r, payload, imageLabel }: SweepCa
  * position gets (88% centred, 72% toward an edge), with the quiet zone padding_level asks for.
  */
 export function fits(c: SweepCase): boolean {
-  const size = QRCode.create(c.payload, { errorCorrectionLevel: c.request.ecl }).modules.size;
+  // Text beyond ASCII carries an ECI header, which can take it to the next version.
+  const size = encode(c.payload, c.request.ecl).size;
   const [width, height] = CANVAS_SIZES[c.request.aspectRatio];
   const share = (c.request.position ?? 'center') === 'center' ? 0.88 : 0.72;
   const quiet = Math.max(MIN_QUIET_MODULES, Math.ceil((size * (c.request.paddingLevel ?? 0)) / 100));

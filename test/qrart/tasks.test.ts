@@ -1,13 +1,14 @@
 /**
  * /qrart/tasks on the local renderer, over HTTP: generate (waited for), retrieve and
- * retrieve_batch, the image read back from /files and decoded by two independent decoders,
- * seeds, a content image sent as a data: URL, and bad input named by field.
+ * retrieve_batch, the image read back from /files and decoded by two independent decoders (and
+ * by zbar for text beyond ASCII), seeds, a content image sent as a data: URL, and bad input named
+ * by field.
  */
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { expectError } from '../support/expect.js';
-import { decodeWithJsqr, decodeWithZxing } from '../support/qr-decoders.js';
+import { decodeWithJsqr, decodeWithZbar, decodeWithZxing } from '../support/qr-decoders.js';
 
 let server: TestServer;
 let token: string;
@@ -76,6 +77,12 @@ describe('/qrart/tasks on the local renderer', () => {
     for (const [type, content, payload] of cases) {
       await expectDecodes(await image(await generate({ content, type, seed: 3 })), payload);
     }
+  });
+
+  it('marks text beyond ASCII as UTF-8, so that zbar reads it exactly', async () => {
+    // Without the ECI designator zbar took these bytes for Shift-JIS: "Hello 荳也阜".
+    const png = await image(await generate({ content: 'Hello 世界', seed: 8 }));
+    expect(await decodeWithZbar(png)).toBe('Hello 世界');
   });
 
   it('is reproducible by seed, and reports the seed it chose', async () => {

@@ -48,7 +48,11 @@ export async function decodeWithZxing(png: Buffer): Promise<string | null> {
 const run = promisify(execFile);
 let zbar: boolean | undefined;
 
-/** zbarimg's reading, or undefined when zbarimg is not installed. */
+/**
+ * zbarimg's reading, as the scanners built on zbar show it: the bytes turned into text by the
+ * charset the code's ECI names, or by zbar's guess when it names none (UTF-8 CJK without an ECI
+ * reads as Shift-JIS). Undefined when zbarimg is not installed.
+ */
 export async function decodeWithZbar(png: Buffer): Promise<string | null | undefined> {
   zbar ??= await run('zbarimg', ['--version']).then(
     () => true,
@@ -59,7 +63,7 @@ export async function decodeWithZbar(png: Buffer): Promise<string | null | undef
   try {
     const file = join(dir, 'code.png');
     writeFileSync(file, png);
-    const { stdout } = await run('zbarimg', ['--quiet', '--raw', '-Sbinary', file]).catch(() => ({
+    const { stdout } = await run('zbarimg', ['--quiet', '--raw', file]).catch(() => ({
       stdout: '',
     }));
     return stdout === '' ? null : stdout.replace(/\n$/, '');

@@ -1,9 +1,13 @@
 /**
  * The symbol as a grid of modules, with what each module is for: finder and alignment patterns
- * are drawn as markers, the rest (data, timing, format) as pixels. Encoding is the `qrcode`
- * package's (ISO/IEC 18004, byte mode for any text, the best mask).
+ * are drawn as markers, the rest (data, timing, format) as pixels. ASCII text is encoded by the
+ * `qrcode` package (ISO/IEC 18004, the shortest mix of numeric, alphanumeric and byte segments,
+ * the best mask). Other text is UTF-8 in byte mode behind an ECI designator 26 that says so, by
+ * `lean-qr`: `qrcode` has no ECI segment, and without one decoders guess the charset of the
+ * bytes (zbar reads UTF-8 CJK as Shift-JIS).
  */
 import { createRequire } from 'node:module';
+import { correction, generate, mode } from 'lean-qr';
 import QRCode from 'qrcode';
 import { TooDense } from './layout.js';
 
@@ -15,8 +19,21 @@ const alignment = require('qrcode/lib/core/alignment-pattern') as {
 
 export type Ecl = 'L' | 'M' | 'Q' | 'H';
 
-/** Bytes of a version-40 symbol in byte mode, the most any QR code holds. */
-const CAPACITY: Readonly<Record<Ecl, number>> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
+/** Data codewords of a version-40 symbol, the largest QR code. */
+const V40_DATA_CODEWORDS: Readonly<Record<Ecl, number>> = { L: 2956, M: 2334, Q: 1666, H: 1276 };
+/** A byte segment's header at version 40: 4-bit mode, 16-bit count. */
+const BYTE_HEADER_BITS = 20;
+/** ECI header: 4-bit mode 0111 and the 8-bit designator 26 (UTF-8). */
+const ECI_HEADER_BITS = 12;
+
+/** Whether the text is all ASCII, which every decoder reads the same without an ECI. */
+const isAscii = (text: string): boolean => /^\p{ASCII}*$/u.test(text);
+
+/** The most bytes of `text`'s kind a QR code holds at `ecl`: UTF-8 gives one to its ECI header. */
+function capacityOf(text: string, ecl: Ecl): number {
+  const header = BYTE_HEADER_BITS + (isAscii(text) ? 0 : ECI_HEADER_BITS);
+  return Math.floor((V40_DATA_CODEWORDS[ecl] * 8 - header) / 8);
+}
 
 export interface QrSymbol {
   size: number;
@@ -33,27 +50,51 @@ export interface QrSymbol {
 
 export function encode(payload: string, ecl: Ecl): QrSymbol {
   const bytes = Buffer.byteLength(payload);
-  if (bytes > CAPACITY[ecl]) {
+  const capacity = capacityOf(payload, ecl);
+  if (bytes > capacity) {
     // The contract counts the content; a scheme the type adds (mailto:, tel:) can tip it over.
     throw new TooDense(
-      `${bytes} bytes with the type's prefix are more than a QR code holds at ecl ${ecl} (${CAPACITY[ecl]})`,
+      `${bytes} bytes with the type's prefix are more than a QR code holds at ecl ${ecl} (${capacity})`,
     );
   }
-  const qr = QRCode.create(payload, { errorCorrectionLevel: ecl });
-  const size = qr.modules.size;
+  const { version, dark, fixed } = isAscii(payload) ? asciiModules(payload, ecl) : utf8Modules(payload, ecl);
+  const size = Math.sqrt(dark.length);
   const last = size - 7;
   return {
     size,
-    version: qr.version,
-    dark: Uint8Array.from(qr.modules.data),
-    fixed: Uint8Array.from(qr.modules.reservedBit),
+    version,
+    dark,
+    fixed,
     finders: [
       [0, 0],
       [0, last],
       [last, 0],
     ],
-    alignments: alignment.getPositions(qr.version).map(([row, col]) => [row - 2, col - 2]),
+    alignments: alignment.getPositions(version).map(([row, col]) => [row - 2, col - 2]),
   };
+}
+
+type Modules = Pick<QrSymbol, 'version' | 'dark' | 'fixed'>;
+
+function asciiModules(payload: string, ecl: Ecl): Modules {
+  const qr = QRCode.create(payload, { errorCorrectionLevel: ecl });
+  return {
+    version: qr.version,
+    dark: Uint8Array.from(qr.modules.data),
+    fixed: Uint8Array.from(qr.modules.reservedBit),
+  };
+}
+
+function utf8Modules(payload: string, ecl: Ecl): Modules {
+  const level = correction[ecl];
+  const code = generate(mode.utf8(payload), { minCorrectionLevel: level, maxCorrectionLevel: level });
+  const n = code.size;
+  const dark = new Uint8Array(n * n);
+  for (let r = 0; r < n; r += 1) for (let c = 0; c < n; c += 1) dark[r * n + c] = code.get(c, r) ? 1 : 0;
+  const version = (n - 17) / 4;
+  // Function patterns depend on the version alone; mask 0 spares the search for the best one.
+  const blank = QRCode.create('0', { version, errorCorrectionLevel: ecl, maskPattern: 0 }).modules;
+  return { version, dark, fixed: Uint8Array.from(blank.reservedBit) };
 }
 
 /** The symbol turned by a multiple of 90° clockwise: decoders read a code in any orientation. */

@@ -13,6 +13,11 @@ const generation: InvalidCase[] = [
   bad('content empty', gen({ content: '' }), 'content'),
   bad('content over 1273 bytes at the default ecl H', gen({ content: 'x'.repeat(1274) }), 'content'),
   bad('content over 1273 bytes in UTF-8', gen({ content: 'é'.repeat(637) }), 'content'),
+  bad(
+    'non-ASCII content over 1272 bytes, the ECI header taking one',
+    gen({ content: 'é'.repeat(636) + 'x' }),
+    'content',
+  ),
   bad('content over 1663 bytes at ecl Q', gen({ ecl: 'Q', content: 'x'.repeat(1664) }), 'content'),
   bad('content over 2331 bytes at ecl M', gen({ ecl: 'M', content: 'x'.repeat(2332) }), 'content'),
   bad('content over 2953 bytes at ecl L', gen({ ecl: 'L', content: 'x'.repeat(2954) }), 'content'),
@@ -92,6 +97,7 @@ export const valid: ValidCase[] = [
   ok('sms', gen({ type: 'sms', content: '112' })),
   ok('content at capacity for H', gen({ content: 'x'.repeat(1273) })),
   ok('content at capacity for L', gen({ ecl: 'L', content: 'x'.repeat(2953) })),
+  ok('non-ASCII content at capacity for H', gen({ content: 'é'.repeat(636) })),
   ok('every generation member', {
     action: 'generate',
     content: 'https://example.com',
