@@ -48,12 +48,16 @@ export function searchCommands(configOption: () => Option): Command {
     .option('--index <file>', 'the index file (default: search.index_path)')
     .option(
       '--base-url <url>',
-      'links of files are this URL plus their path below the argument (default: file:// URLs)',
+      'links of files are this URL plus their path below the argument (default: the server keeps and serves them)',
     )
     .action(async (paths: string[], options: { config?: string; index?: string; baseUrl?: string }) => {
       if (options.baseUrl && !/^https?:\/\//.test(options.baseUrl))
         throw new Error(`--base-url: ${options.baseUrl} is not an http(s) URL`);
       const index = openIndex(options.config, options.index);
+      if (index.removedFileLinks > 0)
+        process.stderr.write(
+          `removed ${index.removedFileLinks} documents linked by file:// URLs (an earlier version's links); index their folders again\n`,
+        );
       const started = Date.now();
       try {
         const result = await ingest(index, paths, {

@@ -1,7 +1,7 @@
 /**
- * The HTTP application: one Fastify instance with the operation routes, `/files`, health,
- * metrics and OpenAPI. Every response carries `x-trace-id`; logs carry the same id and never a
- * token or a request body.
+ * The HTTP application: one Fastify instance with the operation routes, `/files`, the search
+ * index's kept files, health, metrics and OpenAPI. Every response carries `x-trace-id`; logs
+ * carry the same id and never a token or a request body.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import { registerErrorHandling } from './errors.js';
 import { registerOperations } from './operations.js';
 import { registerFiles } from './files.js';
+import { registerKeptFiles } from './kept-files.js';
 import { registerHealth } from './health.js';
 import { openApiDocument, registerOpenApi } from './openapi.js';
 import { VERSION } from '../version.js';
@@ -61,6 +62,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerErrorHandling(app, config.limits.body_bytes);
   registerOperations(app, services);
   registerFiles(app, services.blobs);
+  registerKeptFiles(app, services.providers.keptFiles);
   registerHealth(app, services);
   await registerOpenApi(app, openApiDocument(config.public_base_url, VERSION));
   return app;

@@ -52,13 +52,14 @@ function chatBackend(channel: ChannelConfig): ChatBackend {
 }
 
 /** The one local index of a process, however many channels name it. */
-function localIndex(config: Config): () => SerpBackend {
-  let backend: SerpBackend | undefined;
+function localIndex(config: Config): () => LocalIndex {
+  let backend: LocalIndex | undefined;
   return () => {
     if (!backend) {
       mkdirSync(dirname(config.search.index_path), { recursive: true });
       backend = new LocalIndex(new SearchIndex(config.search.index_path), {
         rememberQueries: config.search.remember_queries,
+        publicBaseUrl: config.public_base_url,
       });
     }
     return backend;
@@ -192,5 +193,7 @@ export function providersFrom(config: Config, resources?: EngineResources): Prov
   const local = localIndex(config);
   const backends = new Map(serp.map((c) => [c.name, serpBackend(c, local)]));
   capabilities.serp = new SerpCapability(new ChannelRouter(serp, policy), backends);
-  return new Providers(capabilities);
+  // Its files are handed out wherever the local index answers searches.
+  const keptFiles = [...backends.values()].find((backend) => backend instanceof LocalIndex);
+  return new Providers(capabilities, keptFiles);
 }

@@ -5,6 +5,7 @@
 import type { Family, MediaType, Operation } from '../contract/types.js';
 import type { Token } from '../accounts/tokens.js';
 import { unservedFamily } from './unserved.js';
+import type { KeptFiles } from './serp/types.js';
 
 /** One validated synchronous request handed to a capability. */
 export interface Call {
@@ -90,7 +91,11 @@ export interface Capability {
 }
 
 export class Providers {
-  constructor(private readonly capabilities: Partial<Record<Family, Capability>> = {}) {}
+  constructor(
+    private readonly capabilities: Partial<Record<Family, Capability>> = {},
+    /** The files the local search index keeps, where it serves searches. */
+    readonly keptFiles?: KeptFiles,
+  ) {}
 
   async close(): Promise<void> {
     await Promise.all(Object.values(this.capabilities).map((capability) => capability?.close?.()));

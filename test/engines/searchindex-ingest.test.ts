@@ -1,7 +1,8 @@
 /** Reading files into the search index: HTML, Markdown, text and JSONL records. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchIndex } from '../../src/engines/searchindex/index.js';
 import { ingest } from '../../src/engines/searchindex/ingest/ingest.js';
@@ -41,23 +42,33 @@ describe('reading documents', () => {
   });
 
   it('HTML without a title falls back to og:title, then the first heading', () => {
-    expect(htmlToDocument('<h1>Heading</h1><p>x</p>', 'file:///a.html').title).toBe('Heading');
-    expect(htmlToDocument('<meta property="og:title" content="OG"><h1>H</h1>', 'file:///a.html').title).toBe(
-      'OG',
-    );
+    expect(htmlToDocument('<h1>Heading</h1><p>x</p>', '/a.html').title).toBe('Heading');
+    expect(htmlToDocument('<meta property="og:title" content="OG"><h1>H</h1>', '/a.html').title).toBe('OG');
+  });
+
+  it('HTML linked by its path alone keeps only the absolute URLs it names', () => {
+    const page = (head: string) => htmlToDocument(`<head>${head}</head><p>x</p>`, '/dir/page.html');
+    expect(page('<meta property="og:image" content="img/a.png">')).toMatchObject({
+      link: '/dir/page.html',
+      image_url: undefined,
+    });
+    expect(
+      page('<meta property="og:image" content="https://cdn.example/a.png"><link rel="canonical" href="/p">'),
+    ).toMatchObject({ link: '/dir/page.html', image_url: 'https://cdn.example/a.png' });
+    expect(page('<link rel="canonical" href="https://x.example/p">').link).toBe('https://x.example/p');
   });
 
   it('Markdown: front matter or first heading as title, markup removed', () => {
     const doc = markdownToDocument(
       '# Title here\n\nSome **bold** and `code`, a [link](http://x) and ![alt text](i.png).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
-      'file:///r.md',
+      '/r.md',
     );
     expect(doc.title).toBe('Title here');
     expect(doc.text).toBe('Title here\nSome bold and code, a link and alt text.\na b\n1 2');
   });
 
   it('text: the first line is the title', () => {
-    expect(textToDocument('\n\nFirst line\nrest', 'file:///t.txt')).toMatchObject({ title: 'First line' });
+    expect(textToDocument('\n\nFirst line\nrest', '/t.txt')).toMatchObject({ title: 'First line' });
   });
 });
 
@@ -71,6 +82,61 @@ describe('ingest', () => {
       'https://docs.example/guide/rudder.txt',
       'https://props.example/guide',
     ]);
+  });
+
+  it('without a base URL, links files by their path below the folder and keeps them whole', async () => {
+    const result = await ingest(index, [SITE]);
+    expect(result).toMatchObject({ files: 3, documents: 3 });
+    const links = index.search({ query: 'rudder ailerons propeller' }).hits.map((hit) => hit.link);
+    // The page that names its canonical address is linked there, and not kept.
+    expect(links.sort()).toEqual(['/notes.md', '/rudder.txt', 'https://props.example/guide']);
+    expect(index.file('/notes.md', index.fileKey('/notes.md'))).toEqual({
+      type: 'text/markdown; charset=utf-8',
+      content: readFileSync(join(SITE, 'notes.md'), 'utf8'),
+    });
+    expect(index.file('/rudder.txt', index.fileKey('/rudder.txt'))?.type).toBe('text/plain; charset=utf-8');
+    expect(index.file('/index.html', index.fileKey('/index.html'))).toBeUndefined();
+    // Only under its own key: another file's key, or a key altered by one character, opens nothing.
+    expect(index.file('/notes.md', index.fileKey('/rudder.txt'))).toBeUndefined();
+    const key = index.fileKey('/notes.md');
+    expect(index.file('/notes.md', `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
+  });
+
+  it('keys links the same on a copy of the index, differently in another index', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'sub', 'page.html'), '<title>Sub page</title><p>deep text</p>');
+    await ingest(index, [folder]);
+    const key = index.fileKey('/sub/page.html');
+    index.close();
+    const copy = join(dir, 'copy.db');
+    writeFileSync(copy, readFileSync(join(dir, 'index.db')));
+    index = new SearchIndex(copy);
+    expect(index.fileKey('/sub/page.html')).toBe(key);
+    expect(index.file('/sub/page.html', key)?.type).toBe('text/html; charset=utf-8');
+    const other = new SearchIndex(join(dir, 'other.db'));
+    expect(other.fileKey('/sub/page.html')).not.toBe(key);
+    other.close();
+  });
+
+  it('opening a version 4 index removes its file:// documents and keeps the rest', async () => {
+    index.add([
+      { link: 'file:///home/me/notes/a.md', title: 'Old notes', text: 'glider notes' },
+      { link: 'https://gliders.example/a', title: 'Gliders', text: 'glider page' },
+    ]);
+    index.close();
+    const db = new Database(join(dir, 'index.db'));
+    db.pragma('user_version = 4');
+    db.close();
+    index = new SearchIndex(join(dir, 'index.db'));
+    expect(index.removedFileLinks).toBe(1);
+    expect(index.search({ query: 'glider' }).hits.map((hit) => hit.link)).toEqual([
+      'https://gliders.example/a',
+    ]);
+    expect(index.stats().documents).toBe(1);
+    index.close();
+    index = new SearchIndex(join(dir, 'index.db'));
+    expect(index.removedFileLinks).toBe(0);
   });
 
   it('replaces documents indexed again rather than adding them twice', async () => {

@@ -2,6 +2,7 @@
 export { DEFAULT_RANKING, IndexVersionError, SearchIndex, type IndexStats } from './search-index.js';
 export type {
   DateRange,
+  KeptFile,
   Kind,
   RankedId,
   RankingOptions,

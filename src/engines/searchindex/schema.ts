@@ -4,8 +4,11 @@
  * folds diacritics. `key` names a record (kind, link and, for questions, the question), so that
  * indexing it again replaces it. `facets` repeats the few columns that filters read in a narrow
  * table: joining each match to it costs a fraction of reading the document's row. Past queries feed related searches, per scope (one API token).
+ * `files` keeps the files indexed from folders whole, under their links, so that the index file
+ * alone is enough for a server (or a copy of it on another node) to hand them out; `settings`
+ * holds the secret their links are keyed with (files.ts).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Porter stemming over unicode61, which folds case and diacritics. */
 export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
@@ -48,6 +51,16 @@ CREATE TABLE IF NOT EXISTS queries (
   count INTEGER NOT NULL,
   UNIQUE (scope, text)
 );
+CREATE TABLE IF NOT EXISTS files (
+  link TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  content TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settings (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+INSERT OR IGNORE INTO settings (name, value) VALUES ('file_secret', lower(hex(randomblob(32))));
 CREATE VIRTUAL TABLE IF NOT EXISTS queries_fts USING fts5(
   text, content = 'queries', content_rowid = 'id',
   tokenize = '${TOKENIZER}'

@@ -1,13 +1,16 @@
 import Database from 'better-sqlite3';
 import { joinCjk, spaceCjk, tokenCount } from './cjk.js';
 import { expansionTerms } from './feedback.js';
+import { KeptFiles } from './files.js';
 import { filterSql, primaryLanguage, type FacetCount } from './filters.js';
 import { anyExpression, parseQuery, titleExpression } from './query.js';
 import { recordKey, siteOf } from './records.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { Stemmer } from './stemmer.js';
 import { STOP_WORDS } from './stopwords.js';
+import { UPGRADABLE_VERSION, upgradeFromVersion4 } from './upgrade.js';
 import type {
+  KeptFile,
   Kind,
   RankedId,
   RankingOptions,
@@ -85,7 +88,10 @@ export class SearchIndex {
   private profile: (FacetCount & { n: number })[] | undefined;
   private readonly frequencies = new Map<string, number>();
   private version = -1;
+  private readonly files: KeptFiles;
   ranking: RankingOptions;
+  /** Documents linked by file:// URLs that opening a version 4 index removed (upgrade.ts). */
+  readonly removedFileLinks: number = 0;
 
   constructor(file: string, ranking: Partial<RankingOptions> = {}) {
     this.db = new Database(file);
@@ -98,7 +104,8 @@ export class SearchIndex {
       .get() as {
       n: number;
     };
-    if (fresh.n > 0 && version !== SCHEMA_VERSION) {
+    if (fresh.n > 0 && version === UPGRADABLE_VERSION) this.removedFileLinks = upgradeFromVersion4(this.db);
+    else if (fresh.n > 0 && version !== SCHEMA_VERSION) {
       this.db.close();
       throw new IndexVersionError(
         `${file} was built by another version of the search index (${version}, expected ${SCHEMA_VERSION}); remove it and index again`,
@@ -107,6 +114,7 @@ export class SearchIndex {
     this.db.exec(SCHEMA);
     this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     this.ranking = { ...DEFAULT_RANKING, ...ranking };
+    this.files = new KeptFiles(this.db);
     this.stemmer = new Stemmer(this.db);
     // The stop words as the tokenizer stems them ("this" → "thi"), to skip in feedback.
     this.stopStems = this.stemmer.terms(
@@ -160,6 +168,7 @@ export class SearchIndex {
         );
         facets.run(lastInsertRowid, kind, language, country, date, doc.image_url ? 1 : 0);
         index.run(lastInsertRowid, spaceCjk(doc.title), spaceCjk(doc.text));
+        if (doc.file) this.files.put(doc.link, doc.file);
       }
     })();
     this.refresh(true);
@@ -331,6 +340,16 @@ export class SearchIndex {
       .sort((a, b) => b.score - a.score || a.id - b.id)
       .slice(0, count)
       .map((match, i) => this.hit(match, i + 1, ''));
+  }
+
+  /** The key a kept file's link carries (files.ts). */
+  fileKey(link: string): string {
+    return this.files.key(link);
+  }
+
+  /** The file kept under `link`, when `key` is that link's own; undefined otherwise. */
+  file(link: string, key: string): KeptFile | undefined {
+    return this.files.get(link, key);
   }
 
   /** Records that a scope searched `query`, for its related searches later. */

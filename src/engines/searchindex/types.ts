@@ -7,8 +7,20 @@
 export const KINDS = ['page', 'news', 'image', 'video', 'place', 'entity', 'question'] as const;
 export type Kind = (typeof KINDS)[number];
 
+/** A file indexed from a folder, as the index keeps it for a server to hand out. */
+export interface KeptFile {
+  /** Its media type, charset included: `text/html; charset=utf-8`. */
+  type: string;
+  /** Its text, as read and indexed. */
+  content: string;
+}
+
 export interface SearchDocument {
-  /** The document's address; with kind (and a question's title) it names the record. */
+  /**
+   * The document's address; with kind (and a question's title) it names the record. A link that
+   * starts with `/` is a file's path below the folder indexed: the index keeps the file, and a
+   * server links it under its own address.
+   */
   link: string;
   kind?: Kind;
   /** The heading; for a question, the question; for an entity, its name. */
@@ -26,6 +38,8 @@ export interface SearchDocument {
   source?: string;
   /** The kind's other fields as given (duration, address, rating, attributes …). */
   fields?: Record<string, unknown>;
+  /** The file itself, kept under the link (a path from `/`) for a server to hand out. */
+  file?: KeptFile;
 }
 
 export interface DateRange {

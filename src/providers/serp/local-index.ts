@@ -3,9 +3,14 @@
  * search adds what surrounds the organic results: the entity the query names, questions people
  * ask about it, sitelinks, and related searches from the token's past queries and from words the
  * found pages share.
+ *
+ * Files the index keeps are linked at answer time, under this server's public address and their
+ * link's key: an index file copied to another node, or moved behind another address, links them
+ * where they are served from now.
  */
 import {
   SearchIndex,
+  type KeptFile,
   type Kind,
   type SearchHit,
   type SearchRequest,
@@ -39,13 +44,20 @@ function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as T;
 }
 
+/** Who published a hit: as recorded, else its link's host (this server's, for a kept file). */
 function sourceOf(hit: SearchHit): string {
-  return hit.source ?? (hit.site.includes('/') ? hit.site : hit.site.replace(/^www\./, ''));
+  const host = URL.canParse(hit.link) ? new URL(hit.link).host : '';
+  return hit.source ?? (host ? host.replace(/^www\./, '') : hit.site);
 }
+
+/** Where the server hands out the files the index keeps: `<this>/<key>/<path>`. */
+export const KEPT_FILES_PATH = '/search/files';
 
 export interface LocalIndexOptions {
   /** Keep each scope's queries, for its related searches. */
   rememberQueries: boolean;
+  /** The server's public address (`public_base_url`), which kept files are linked under. */
+  publicBaseUrl: string;
 }
 
 export class LocalIndex implements SerpBackend {
@@ -65,7 +77,8 @@ export class LocalIndex implements SerpBackend {
       kinds: KINDS_OF[query.type],
       withImages: query.type === 'images',
     };
-    const found = this.index.search(request);
+    const searched = this.index.search(request);
+    const found = { ...searched, hits: searched.hits.map((hit) => this.linked(hit)) };
     const result = this.shape(query.type, found, request, scope);
     if (scope && this.options.rememberQueries && found.hits.length > 0)
       this.index.remember(scope, query.query);
@@ -74,6 +87,19 @@ export class LocalIndex implements SerpBackend {
 
   async close(): Promise<void> {
     this.index.close();
+  }
+
+  /** A kept file by its link's key and path (below KEPT_FILES_PATH); undefined unless both fit. */
+  keptFile(key: string, path: string): KeptFile | undefined {
+    return this.index.file(`/${path}`, key);
+  }
+
+  /** A hit with its link as clients open it: a kept file's path becomes its address here. */
+  private linked(hit: SearchHit): SearchHit {
+    if (!hit.link.startsWith('/')) return hit;
+    const path = hit.link.split('/').map(encodeURIComponent).join('/');
+    const key = this.index.fileKey(hit.link);
+    return { ...hit, link: `${this.options.publicBaseUrl}${KEPT_FILES_PATH}/${key}${path}` };
   }
 
   private shape(type: SearchType, found: SearchResult, request: SearchRequest, scope?: string): SerpResult {
@@ -143,7 +169,9 @@ export class LocalIndex implements SerpBackend {
         position: hit.position,
         date: hit.date ?? undefined,
         sitelinks:
-          sitelinks.length > 0 ? sitelinks.map((s) => ({ link: s.link, title: s.title })) : undefined,
+          sitelinks.length > 0
+            ? sitelinks.map((s) => ({ link: this.linked(s).link, title: s.title }))
+            : undefined,
         image_url: hit.image_url ?? undefined,
         attributes,
       });
@@ -152,7 +180,7 @@ export class LocalIndex implements SerpBackend {
     const firstPage = (request.page ?? 1) === 1;
     // An index without entities or questions skips their searches.
     const entity = firstPage && this.index.holds('entity') > 0 ? this.index.entity(request) : undefined;
-    if (entity) result.knowledge_graph = knowledgeGraph(entity);
+    if (entity) result.knowledge_graph = knowledgeGraph(this.linked(entity));
     if (firstPage && this.index.holds('question') > 0) {
       const questions = this.index.search(
         { ...request, kinds: ['question'], page: 1, number: QUESTIONS, range: undefined },
@@ -163,7 +191,7 @@ export class LocalIndex implements SerpBackend {
           question: q.title,
           snippet: q.text,
           title: text(q.fields, 'title') ?? q.title,
-          link: q.link,
+          link: this.linked(q).link,
         }));
     }
     const related = this.related(hits, request, scope);

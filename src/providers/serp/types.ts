@@ -4,6 +4,9 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { SEARCH_TYPES, SerpResponse } from '../../contract/serp.js';
+import type { KeptFile } from '../../engines/searchindex/index.js';
+
+export type { KeptFile };
 
 export type SearchType = (typeof SEARCH_TYPES)[number];
 export type SerpResult = Static<typeof SerpResponse>;
@@ -36,4 +39,10 @@ export interface SerpChannel {
   base_url?: string;
   api_key?: string;
   timeout_seconds: number;
+}
+
+/** The files the local index keeps, which its results link to (local-index.ts). */
+export interface KeptFiles {
+  /** The file of a link's key and path; undefined unless the index keeps it under that key. */
+  keptFile(key: string, path: string): KeptFile | undefined;
 }

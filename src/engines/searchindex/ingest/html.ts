@@ -94,11 +94,14 @@ export function htmlToDocument(html: string, fallbackLink: string): SearchDocume
   };
 }
 
-/** A URL from the page made absolute against the page's own; undefined when it is not a URL. */
+/**
+ * A URL from the page made absolute against the page's own; undefined when it is not a URL. A
+ * kept file's link is only a path (its address is the server's): it resolves absolute URLs only.
+ */
 function absolute(url: string | undefined, base: string): string | undefined {
   if (!url) return undefined;
   try {
-    return new URL(url, base).toString();
+    return new URL(url, URL.canParse(base) ? base : undefined).toString();
   } catch {
     return undefined;
   }

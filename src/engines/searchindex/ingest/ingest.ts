@@ -3,27 +3,40 @@
  * read by its extension, documents added in batches of one transaction each. JSONL is streamed
  * line by line, so a corpus larger than memory indexes in constant memory. Progress is reported
  * in bytes read, the one measure known ahead for every kind of file.
+ *
+ * A file is linked by its path below the argument: under a base URL where it is published, or
+ * from `/` with the file kept in the index, for the server to hand out under its own address.
+ * Never by its place on this machine's disk, which is no address for anyone else.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
 import type { SearchIndex } from '../search-index.js';
 import type { SearchDocument } from '../types.js';
 import { htmlToDocument } from './html.js';
 import { markdownToDocument, textToDocument } from './markdown.js';
 import { recordToDocument } from './record.js';
 
-const READERS: Readonly<Record<string, (source: string, link: string) => SearchDocument>> = {
-  '.html': htmlToDocument,
-  '.htm': htmlToDocument,
-  '.md': markdownToDocument,
-  '.markdown': markdownToDocument,
-  '.txt': textToDocument,
+interface Reader {
+  read(source: string, link: string): SearchDocument;
+  /** The media type a kept file is handed out with. */
+  type: string;
+}
+
+const HTML: Reader = { read: htmlToDocument, type: 'text/html; charset=utf-8' };
+const MARKDOWN: Reader = { read: markdownToDocument, type: 'text/markdown; charset=utf-8' };
+const READERS: Readonly<Record<string, Reader>> = {
+  '.html': HTML,
+  '.htm': HTML,
+  '.md': MARKDOWN,
+  '.markdown': MARKDOWN,
+  '.txt': { read: textToDocument, type: 'text/plain; charset=utf-8' },
 };
 const RECORDS = new Set(['.jsonl', '.ndjson']);
 const BATCH = 2000;
+/** Kept files make a batch heavy: it is added once they reach this many characters. */
+const BATCH_CHARACTERS = 64 * 1024 * 1024;
 
 export interface Progress {
   bytes: number;
@@ -40,7 +53,7 @@ export interface Rejection {
 }
 
 export interface IngestOptions {
-  /** Links of files are this URL plus the path below the argument; file:// URLs otherwise. */
+  /** Links of files are this URL plus the path below the argument; else that path from `/`, kept. */
   baseUrl?: string;
   onProgress?: (progress: Progress) => void;
 }
@@ -91,9 +104,21 @@ export async function sourcesOf(paths: readonly string[]): Promise<Source[]> {
 }
 
 function linkOf(source: Source, baseUrl: string | undefined): string {
-  if (!baseUrl) return pathToFileURL(source.file).toString();
-  const path = relative(source.root, source.file).split(/[\\/]/).map(encodeURIComponent).join('/');
-  return new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString();
+  const path = relative(source.root, source.file).split(/[\\/]/);
+  if (!baseUrl) return `/${path.join('/')}`;
+  return new URL(
+    path.map(encodeURIComponent).join('/'),
+    baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`,
+  ).toString();
+}
+
+/**
+ * A file's document. The file is kept when the document is linked by its path: a page that
+ * names its canonical address is linked there instead, and needs no copy here.
+ */
+function fileDocument(reader: Reader, content: string, link: string): SearchDocument {
+  const doc = reader.read(content, link);
+  return link.startsWith('/') && doc.link === link ? { ...doc, file: { type: reader.type, content } } : doc;
 }
 
 export async function ingest(
@@ -110,10 +135,12 @@ export async function ingest(
   };
   const rejections: Rejection[] = [];
   let batch: SearchDocument[] = [];
+  let characters = 0;
   const flush = () => {
     index.add(batch);
     progress.documents += batch.length;
     batch = [];
+    characters = 0;
     options.onProgress?.({ ...progress });
   };
   const reject = (where: string, problems: readonly { field: string; rule: string }[]) => {
@@ -147,8 +174,9 @@ export async function ingest(
       const reader = READERS[extension];
       const content = await readFile(source.file, 'utf8');
       progress.bytes += source.size;
-      if (reader) batch.push(reader(content, linkOf(source, options.baseUrl)));
-      if (batch.length >= BATCH) flush();
+      if (reader) batch.push(fileDocument(reader, content, linkOf(source, options.baseUrl)));
+      characters += content.length;
+      if (batch.length >= BATCH || characters >= BATCH_CHARACTERS) flush();
     }
   }
   flush();
