@@ -1,12 +1,20 @@
 /**
- * Usage records: one per authenticated request, for billing reports and audits. Records are
- * queued and written in batches (one transaction per batch, at most `flushMs` after the answer),
- * so that a request does not pay for a database write of its own; `flush` runs on shutdown.
+ * Usage records: one per authenticated request, for billing reports and audits, whose `credits`
+ * is what was finally kept. Records are queued and written in batches (one transaction per batch,
+ * at most `flushMs` after the answer), so that a request does not pay for a database write of its
+ * own; `flush` runs on shutdown.
+ *
+ * A request that creates a task does not know, when it is answered, what it will cost: the task
+ * may still fail and be refunded, in this process or in a worker elsewhere. Its row is therefore
+ * written with the task, in the submission's transaction, keeping 0 credits; the task's terminal
+ * move sets what it kept, in that move's transaction; and the batched record of the answer only
+ * fills in the row's status and latency (rows are one per trace id). Whichever comes first, the
+ * row ends the same.
  */
 import { randomBytes } from 'node:crypto';
-import type { Insertable } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
-import type { UsageTable } from '../store/tables.js';
+import type { Database, UsageTable } from '../store/tables.js';
 
 export interface UsageRecord {
   tokenId: string;
@@ -29,6 +37,38 @@ function recordId(now: number): string {
   return `${now.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
 }
 
+/** The status a task's row holds until the answer to its request is recorded. */
+const ACCEPTED = 202;
+
+/** Writes the row of a request that created a task, in the submission's transaction. */
+export async function openTaskUsage(
+  trx: Kysely<Database>,
+  entry: Omit<UsageRecord, 'credits' | 'status' | 'latencyMs'>,
+): Promise<void> {
+  const row = rowOf({ ...entry, credits: 0, status: ACCEPTED, latencyMs: 0 }, Date.now());
+  await trx.insertInto('usage').values(row).execute();
+}
+
+/** Sets what a task finally kept on its request's row, in the task's terminal move. */
+export async function closeTaskUsage(trx: Kysely<Database>, traceId: string, credits: number): Promise<void> {
+  await trx.updateTable('usage').set({ credits }).where('trace_id', '=', traceId).execute();
+}
+
+function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
+  return {
+    id: recordId(now),
+    token_id: entry.tokenId,
+    operation: entry.operation,
+    model: entry.model,
+    action: entry.action,
+    credits: entry.credits,
+    status: entry.status,
+    latency_ms: entry.latencyMs,
+    trace_id: entry.traceId,
+    created_at: now,
+  };
+}
+
 export class Usage {
   private pending: Insertable<UsageTable>[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -41,19 +81,7 @@ export class Usage {
   ) {}
 
   record(entry: UsageRecord): void {
-    const now = Date.now();
-    this.pending.push({
-      id: recordId(now),
-      token_id: entry.tokenId,
-      operation: entry.operation,
-      model: entry.model,
-      action: entry.action,
-      credits: entry.credits,
-      status: entry.status,
-      latency_ms: entry.latencyMs,
-      trace_id: entry.traceId,
-      created_at: now,
-    });
+    this.pending.push(rowOf(entry, Date.now()));
     if (this.pending.length >= BATCH) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }
@@ -70,6 +98,13 @@ export class Usage {
           await this.db
             .insertInto('usage')
             .values(batch.slice(i, i + BATCH))
+            // A task's row exists already and its credits belong to the task: only the answer's.
+            .onConflict((oc) =>
+              oc.column('trace_id').doUpdateSet((eb) => ({
+                status: eb.ref('excluded.status'),
+                latency_ms: eb.ref('excluded.latency_ms'),
+              })),
+            )
             .execute();
         }
       } catch (error) {

@@ -23,7 +23,7 @@ export interface Caller {
   operation: Operation;
   token: Token;
   accept: MediaType;
-  /** Credits kept once the request succeeded. */
+  /** Credits a synchronous request kept; a task's own row gets its credits from the task. */
   charged: number;
 }
 

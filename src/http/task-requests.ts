@@ -59,7 +59,7 @@ export async function answerTask(
   const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
   checkCallback(services, body.callback_url);
   const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
-  const { task, created } = await services.taskStore.submit({
+  const { task } = await services.taskStore.submit({
     operation,
     payer: token,
     traceId: request.id,
@@ -71,7 +71,8 @@ export async function answerTask(
   // A replayed request re-enqueues a live task too: enqueueing is idempotent, and it rescues a
   // task whose first enqueue was lost.
   if (!isTerminal(task.state)) await services.queue.enqueue(task.id, task.family);
-  caller.charged = created ? price : 0;
+  // `caller.charged` stays 0: the row of the request that created the task was written with it,
+  // and the task's end sets what it kept (accounts/usage.ts); a replay costs nothing.
 
   if (typeof body.callback_url === 'string' || body.async === true) {
     return { success: true, task_id: task.id, trace_id: task.trace_id };

@@ -192,6 +192,26 @@ const migrations: Record<string, Migration> = {
       for (const table of ['field_keys', 'identities']) await sql`drop table ${sql.table(table)}`.execute(db);
     },
   },
+  '0006_task_progress': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('tasks').addColumn('progress_fraction', 'double precision').execute();
+      await db.schema.alterTable('tasks').addColumn('progress_stage', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('tasks').dropColumn('progress_stage').execute();
+      await db.schema.alterTable('tasks').dropColumn('progress_fraction').execute();
+    },
+  },
+  // One usage row per request: a task's terminal move finds its request's row by trace id, and
+  // the answer's record fills in that row rather than adding a second one.
+  '0007_usage_per_trace': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('usage_trace').on('usage').column('trace_id').unique().execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('usage_trace').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,8 +1,9 @@
 /**
- * The task lifecycle in the database. Submission creates the task and reserves its credits in
- * one transaction; every later move is a compare-and-swap on the state, and the move into a
- * terminal state settles or refunds the credits and queues the callback in the same transaction,
- * so two workers can never both finish, charge, refund or call back one task.
+ * The task lifecycle in the database. Submission creates the task, reserves its credits and
+ * writes its request's usage row in one transaction; every later move is a compare-and-swap on
+ * the state, and the move into a terminal state settles or refunds the credits, sets the credits
+ * the usage row keeps and queues the callback in the same transaction, so two workers can never
+ * both finish, charge, refund or call back one task.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Selectable, type Transaction } from 'kysely';
@@ -11,6 +12,7 @@ import type { Database, TaskTable } from '../store/tables.js';
 import type { Operation } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
 import { giveCredits, takeCredits, type Payer } from '../accounts/credits.js';
+import { closeTaskUsage, openTaskUsage } from '../accounts/usage.js';
 import { redactRequest } from './redact.js';
 import { snapshot, storedData, storedResponse, type TaskView } from './shapes.js';
 import { isTerminal, LIVE, type TaskState } from './states.js';
@@ -137,6 +139,13 @@ export class TaskStore {
         request_hash: requestHash,
       };
       await trx.insertInto('tasks').values(row).execute();
+      await openTaskUsage(trx, {
+        tokenId: row.token_id,
+        operation: row.operation,
+        model: row.model,
+        action: row.action,
+        traceId: row.trace_id,
+      });
       return { task: row, created: true };
     });
   }
@@ -206,6 +215,7 @@ export class TaskStore {
       // Another worker finished it between the read and the move (it held the row first).
       if (!finished) return undefined;
       if (creditsState === 'refunded') await giveCredits(trx, live.token_id, Number(live.credits));
+      await closeTaskUsage(trx, live.trace_id, succeeded ? Number(live.credits) : 0);
       if (live.callback_url) await queueCallback(trx, finished, snapshot(view), now);
       return finished;
     });

@@ -1,8 +1,9 @@
 /**
  * The distributed mode with real processes on loopback: two API nodes that only accept and
  * watch, two workers that only work, PostgreSQL and Redis between them. 500 tasks across both
- * nodes, one worker killed with SIGKILL mid-way: every task finishes once, credits are exact, a
- * stream on one node follows a task run elsewhere, and a rate limit holds across both nodes.
+ * nodes, one worker killed with SIGKILL mid-way: every task finishes once, credits are exact in
+ * balances and in usage rows (which the worker ending a task finalises), a stream on one node
+ * follows a task run elsewhere, and a rate limit holds across both nodes.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -54,6 +55,25 @@ const post = (node: string, path: string, body: unknown, headers: Record<string,
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+
+/** The credits the usage row of each task's request holds, once the API node has recorded its answer. */
+async function keptByUsage(taskIds: string[]): Promise<number[]> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const rows = await db
+      .selectFrom('tasks')
+      .innerJoin('usage', 'usage.trace_id', 'tasks.trace_id')
+      .select(['tasks.id', 'usage.credits', 'usage.status'])
+      .where('tasks.id', 'in', taskIds)
+      .execute();
+    const answered = rows.filter((r) => r.status === 200);
+    if (answered.length === taskIds.length || Date.now() > until) {
+      const kept = new Map(answered.map((r) => [r.id, Number(r.credits)]));
+      return taskIds.map((id) => kept.get(id) ?? -1);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 beforeAll(async () => {
   shared = await provisionShared();
@@ -135,7 +155,35 @@ describe('two API nodes and two workers', () => {
       (await db.selectFrom('tokens').select('credits').where('id', '=', tokenId).executeTakeFirst())?.credits,
     );
     expect(before - after).toBe(TASKS * PRICE);
+    // Each request's usage row was finalised by the worker process that ended its task.
+    expect(await keptByUsage(submitted)).toEqual(submitted.map(() => PRICE));
   }, 120_000);
+
+  it('a task failed by a worker process keeps nothing, in its usage row and in the balance', async () => {
+    const failing = await new Tokens(db).create({ name: 'failing', credits: 50 });
+    const answers = await Promise.all(
+      [0, 1, 0, 1, 0].map((n) =>
+        fetch(`${nodes[n] as string}/tune/audios`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${failing.secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'generate', prompt: 'sleep=20 fail=upstream_error', async: true }),
+        }).then(async (r) => ((await r.json()) as { task_id: string }).task_id),
+      ),
+    );
+    const until = Date.now() + 20_000;
+    while (Date.now() < until) {
+      const ended = await db.selectFrom('tasks').select('state').where('id', 'in', answers).execute();
+      if (ended.every((t) => t.state === 'failed')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await keptByUsage(answers)).toEqual([0, 0, 0, 0, 0]);
+    const token = await db
+      .selectFrom('tokens')
+      .select('credits')
+      .where('id', '=', failing.token.id)
+      .executeTakeFirst();
+    expect(Number(token?.credits)).toBe(50);
+  });
 
   it('holds a rate limit across both nodes', async () => {
     const limited = await new Tokens(db).create({ name: 'limited', ratePerSecond: 5 });
