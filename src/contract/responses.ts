@@ -56,13 +56,27 @@ export const MediaItem = Type.Object({
   created_at: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
 });
 
-/** The final envelope of a generation: `{success, task_id, trace_id, data}`. */
+/** How far a music or video task is; never goes back. */
+export const TaskProgress = Type.Object({
+  fraction: Type.Number({ minimum: 0, maximum: 1, description: '0 while queued, 1 once succeeded' }),
+  stage: Type.String({
+    description:
+      'the work under way: queued, start, read, write, compose, sing, mix, separate, encode, render, ' +
+      'upload, …; done once succeeded, failed or expired at the end',
+  }),
+});
+
+/**
+ * The final envelope of a generation: `{success, task_id, trace_id, data}`; each ndjson line of
+ * a music or video task also says how far it is (`progress`).
+ */
 export function Envelope(data: TSchema) {
   return Type.Object({
     success: Type.Boolean(),
     task_id: Type.Optional(Uuid),
     trace_id: Type.Optional(Uuid),
     data: Type.Optional(data),
+    progress: Type.Optional(TaskProgress),
   });
 }
 
@@ -93,6 +107,7 @@ export const TaskRecord = Type.Object({
   started_at: Type.Union([Type.Integer(), Type.Null()]),
   finished_at: Type.Union([Type.Integer(), Type.Null()]),
   elapsed: Type.Union([Type.Number(), Type.Null()], { description: 'seconds from creation to the end' }),
+  progress: Type.Optional(TaskProgress),
   callback: Type.Optional(
     Type.Object({
       url: Type.String(),

@@ -2,8 +2,32 @@
  * The worker side of a WorkerPool: answers each call with its method's result, moving the
  * buffers of typed arrays instead of copying them (songs are megabytes of samples).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { parentPort } from 'node:worker_threads';
-import type { ErrorClasses, Reply } from './worker-pool.js';
+import type { ErrorClasses, Reply, StepProgress } from './worker-pool.js';
+
+/** The progress of the call a method runs for, told to its caller. */
+const calling = new AsyncLocalStorage<(progress: StepProgress) => void>();
+
+/** Reports closer than this are not worth a message: a render reports every frame. */
+const MESSAGE_STEP = 0.01;
+
+/**
+ * Tells the caller of the running method how far it is (0 to 1) and what it is doing. Outside a
+ * pool's worker (a method called directly) nobody listens, and it does nothing.
+ */
+export function reportProgress(fraction: number, stage: string): void {
+  calling.getStore()?.({ fraction, stage });
+}
+
+function reporterFor(id: number): (progress: StepProgress) => void {
+  let told: StepProgress | undefined;
+  return (progress) => {
+    if (told && told.stage === progress.stage && progress.fraction - told.fraction < MESSAGE_STEP) return;
+    told = progress;
+    parentPort?.postMessage({ id, progress } satisfies Reply);
+  };
+}
 
 // Methods take whatever their callers post; each one's own signature is checked where it is defined.
 type Method = (...args: never[]) => unknown;
@@ -32,7 +56,7 @@ export function serveMethods(methods: Record<string, Method>, errors: ErrorClass
       const run = methods[method];
       if (!run) throw new Error(`no worker method ${method}`);
       // A method may be asynchronous (one that drives ffmpeg, say): its result is awaited.
-      const result: unknown = await run(...args);
+      const result: unknown = await calling.run(reporterFor(id), () => run(...args));
       parentPort?.postMessage({ id, result } satisfies Reply, [...buffersOf(result, new Set())]);
       return;
     } catch (error) {

@@ -9,16 +9,26 @@ import { Worker } from 'node:worker_threads';
 /** Error classes that cross the thread boundary by name. */
 export type ErrorClasses = Record<string, new (message: string) => Error>;
 
+/** How far a call is, as its method reports it while it runs. */
+export interface StepProgress {
+  fraction: number;
+  stage: string;
+}
+
 interface Pending {
   id: number;
   method: string;
   args: unknown[];
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  onProgress?: (progress: StepProgress) => void;
 }
 
+/** A worker's message about a call: its progress while it runs, then its result or its error. */
 export type Reply =
-  { id: number; result: unknown } | { id: number; error: { kind: string; message: string } };
+  | { id: number; progress: StepProgress }
+  | { id: number; result: unknown }
+  | { id: number; error: { kind: string; message: string } };
 
 /**
  * From source (tests, tsx) a worker first registers tsx's loader, then loads the TypeScript
@@ -48,7 +58,7 @@ export class WorkerPool {
     private readonly errors: ErrorClasses = {},
   ) {}
 
-  call<T>(method: string, ...args: unknown[]): Promise<T> {
+  call<T>(method: string, args: unknown[], onProgress?: (progress: StepProgress) => void): Promise<T> {
     return new Promise((resolve, reject) => {
       this.queue.push({
         id: this.next++,
@@ -56,6 +66,7 @@ export class WorkerPool {
         args,
         resolve: resolve as (value: unknown) => void,
         reject,
+        onProgress,
       });
       this.dispatch();
     });
@@ -85,6 +96,10 @@ export class WorkerPool {
     this.started += 1;
     worker.on('message', (reply: Reply) => {
       const call = this.busy.get(worker);
+      if ('progress' in reply) {
+        call?.onProgress?.(reply.progress);
+        return;
+      }
       this.busy.delete(worker);
       this.idle.push(worker);
       worker.unref();
@@ -123,10 +138,25 @@ export class StepPool<Steps extends Record<string, (...args: never[]) => unknown
     step: K,
     ...args: Parameters<Steps[K]>
   ): Promise<Awaited<ReturnType<Steps[K]>>> {
-    return this.pool.call(step, ...args);
+    return this.pool.call(step, args);
+  }
+
+  /** `run`, with the progress the step reports while it runs told to `onProgress`. */
+  runWithProgress<K extends keyof Steps & string>(
+    onProgress: (progress: StepProgress) => void,
+    step: K,
+    ...args: Parameters<Steps[K]>
+  ): Promise<Awaited<ReturnType<Steps[K]>>> {
+    return this.pool.call(step, args, onProgress);
   }
 
   close(): Promise<void> {
     return this.pool.close();
   }
 }
+
+/** What runs a pool's steps: the pool itself, or a view of it that follows one job's progress. */
+export type StepRunner<Steps extends Record<string, (...args: never[]) => unknown>> = Pick<
+  StepPool<Steps>,
+  'size' | 'run'
+>;

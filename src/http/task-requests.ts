@@ -89,8 +89,8 @@ export async function answerTask(
       { taskId: task.id },
     );
   }
-  if (event.state === 'succeeded') return event.snapshot;
-  const error = event.snapshot.error as { code: string; message: string };
+  if (event.state === 'succeeded') return event.final;
+  const error = event.final?.error as { code: string; message: string };
   throw new ServiceError(isErrorCode(error.code) ? error.code : 'api_error', error.message, {
     taskId: task.id,
   });

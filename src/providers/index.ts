@@ -35,6 +35,11 @@ export interface Job {
   signal: AbortSignal;
   /** Publishes the engine's partial data; watchers receive it as a snapshot. */
   progress(data: unknown): Promise<void>;
+  /**
+   * Tells watchers how far the work is (0 to 1) and what it is doing (`compose`, `render`, …).
+   * Call it as often as is natural: reports are thinned out, and one behind an earlier is ignored.
+   */
+  advance(fraction: number, stage: string): void;
   /** Stores a produced file and answers its public URL. */
   saveFile(data: Buffer, extension: string): Promise<string>;
   /** Reads an input URL of the request (data:, this service's /files/, or guarded http(s)). */

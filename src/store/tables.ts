@@ -58,8 +58,12 @@ export interface TaskTable {
   action: string | null;
   /** The full validated body the job runs with; cleared once the task is terminal. */
   input: string | null;
-  /** The latest progress data an engine reported (JSON). */
+  /** The latest partial data an engine reported (JSON). */
   progress: string | null;
+  /** How far the task got, 0 to 1, never going back; kept once terminal. */
+  progress_fraction: number | null;
+  /** The work the task was doing at `progress_fraction` (`compose`, `render`, …). */
+  progress_stage: string | null;
   /** `{code, message}` of a failed or expired task (JSON). */
   error: string | null;
   deadline_at: number | null;

@@ -10,6 +10,8 @@ export interface TaskEvent {
   state: string;
   terminal: boolean;
   snapshot: Record<string, unknown>;
+  /** Once terminal: the final envelope, what a waiting request answers. */
+  final?: Record<string, unknown>;
 }
 
 export interface TaskEvents {

@@ -7,20 +7,11 @@ import type { Selectable } from 'kysely';
 import type { TaskTable } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 import { redactRequest } from './redact.js';
+import { taskRecord } from './shapes.js';
+import { viewOf } from './store.js';
 
-export interface TaskRecord {
-  id: string;
-  _id: string;
-  trace_id: string;
-  request: Record<string, unknown>;
-  response?: Record<string, unknown>;
-  state: string;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  elapsed: number | null;
-  callback?: { url: string; state: string; attempts: number; last_status: number | null };
-}
+/** The task record of `taskRecord`, with the state of the callback when one was asked for. */
+export type TaskRecord = Record<string, unknown>;
 
 export interface Listing {
   limit?: number;
@@ -31,22 +22,8 @@ export interface Listing {
 
 const DEFAULT_PAGE = 50;
 
-const seconds = (ms: number | null) => (ms === null ? null : Math.floor(Number(ms) / 1000));
-
 function toRecord(row: Selectable<TaskTable>): TaskRecord {
-  const end = row.finished_at === null ? null : Number(row.finished_at);
-  const record: TaskRecord = {
-    id: row.id,
-    _id: row.id,
-    trace_id: row.trace_id,
-    request: JSON.parse(row.request) as Record<string, unknown>,
-    state: row.state,
-    created_at: seconds(row.created_at) as number,
-    started_at: seconds(row.started_at),
-    finished_at: seconds(row.finished_at),
-    elapsed: end === null ? null : (end - Number(row.created_at)) / 1000,
-  };
-  if (row.response !== null) record.response = JSON.parse(row.response) as Record<string, unknown>;
+  const record = taskRecord(viewOf(row));
   if (row.callback_url !== null) {
     record.callback = {
       url: redactRequest(row.callback_url) as string,

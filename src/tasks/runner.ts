@@ -10,6 +10,7 @@ import type { Job, Providers } from '../providers/index.js';
 import { fetchInput, type MediaSources } from '../net/media.js';
 import type { Queue, QueuedJob } from './queue.js';
 import type { TaskEvents } from './events.js';
+import { ProgressReports } from './progress.js';
 import { eventOf, type Outcome, type TaskRow, type TaskStore } from './store.js';
 
 /** A job whose worker died this many times is failed rather than tried again. */
@@ -99,18 +100,41 @@ export class TaskRunner {
       return this.finish(task, 'failed', { error: errorOf(error) });
     }
     const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-    const job = this.jobFor(task, queued, operation, deadline, signal);
+    const reports = this.progressReports(task);
+    const job = this.jobFor(task, queued, operation, deadline, signal, reports);
+    const outcome = await this.outcomeOf(task, () => engine(job), signal);
+    // A progress line published after the terminal one would reach no watcher, or out of order.
+    await reports.close();
+    return this.finish(task, outcome.state, outcome);
+  }
+
+  /** What the engine's work comes to: its data, its error, or expiry once the deadline passed. */
+  private async outcomeOf(
+    task: TaskRow,
+    work: () => Promise<unknown>,
+    signal: AbortSignal,
+  ): Promise<Outcome & { state: 'succeeded' | 'failed' | 'expired' }> {
     try {
-      const data = await engine(job);
-      if (signal.aborted) return this.finish(task, 'expired', { error: expiredError(task) });
-      return this.finish(task, 'succeeded', { data });
+      const data = await work();
+      if (signal.aborted) return { state: 'expired', error: expiredError(task) };
+      return { state: 'succeeded', data };
     } catch (error) {
-      if (signal.aborted) return this.finish(task, 'expired', { error: expiredError(task) });
+      if (signal.aborted) return { state: 'expired', error: expiredError(task) };
       if (!(error instanceof ServiceError)) {
         this.log.error({ err: error, trace_id: task.trace_id, task_id: task.id }, 'engine fault');
       }
-      return this.finish(task, 'failed', { error: errorOf(error, task.trace_id) });
+      return { state: 'failed', error: errorOf(error, task.trace_id) };
     }
+  }
+
+  private progressReports(task: TaskRow): ProgressReports {
+    return new ProgressReports(
+      async (progress) => {
+        const running = await this.store.advance(task.id, progress);
+        if (running) this.publish(running);
+      },
+      (error) => this.log.warn({ err: error, task_id: task.id }, 'progress report not kept'),
+    );
   }
 
   private jobFor(
@@ -119,6 +143,7 @@ export class TaskRunner {
     operation: Job['operation'],
     deadline: number,
     signal: AbortSignal,
+    reports: ProgressReports,
   ): Job {
     return {
       taskId: task.id,
@@ -133,6 +158,7 @@ export class TaskRunner {
         const running = await this.store.progress(task.id, data);
         if (running) this.publish(running);
       },
+      advance: (fraction, stage) => reports.report(fraction, stage),
       saveFile: async (data, extension) =>
         `${this.options.publicBaseUrl}/files/${await this.media.blobs.put(data, extension)}`,
       fetchInput: (field, url, maxBytes) => fetchInput(this.media, field, url, maxBytes),

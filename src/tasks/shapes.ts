@@ -1,9 +1,15 @@
 /**
  * What a task looks like to its watchers, per operation: the word its items use for the state
- * (DECISIONS section 3) and the envelope built from a task and its data. Waiting, streaming,
- * callbacks and retrieval all answer with these same snapshots.
+ * (DECISIONS section 3), how far it is, the envelope built from a task and its data, and the task
+ * record. Waiting, streaming, callbacks and retrieval all answer with these same shapes.
  */
-import type { TaskState } from './states.js';
+import { isTerminal, type TaskState } from './states.js';
+
+/** How far a task is, from 0 (queued) to 1 (succeeded), and the work it is doing. */
+export interface Progress {
+  fraction: number;
+  stage: string;
+}
 
 export interface TaskView {
   id: string;
@@ -11,9 +17,13 @@ export interface TaskView {
   operation: string;
   state: TaskState;
   createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
   request: Record<string, unknown>;
-  /** Engine data: the latest progress, or the result once succeeded. */
+  /** Engine data: the latest partial data, or the result once succeeded. */
   data: unknown;
+  /** The engine's latest report of how far it is; null before the first. */
+  progress: Progress | null;
   error: { code: string; message: string } | null;
 }
 
@@ -53,6 +63,7 @@ const VOX: Word = {
   },
 };
 
+/** The long tasks: music and video, whose envelopes carry items and whose watchers see progress. */
 const WORDS: Record<string, Word> = {
   '/tune/audios': MEDIA,
   '/clip/videos': MEDIA,
@@ -60,6 +71,9 @@ const WORDS: Record<string, Word> = {
   '/dance/videos': DANCE,
   '/tune/vox': VOX,
 };
+
+/** A QR art task answers with its task record (spec: "Artistic QR code task"). */
+const QR = '/qrart/tasks';
 
 /**
  * Before an engine reports anything, one item stands for the task, so that every snapshot
@@ -86,51 +100,96 @@ function stamp(data: unknown, word: Word, state: TaskState): unknown {
   return { ...((data as object | null) ?? {}), [word.field]: value };
 }
 
-const TERMINAL_FAILURE: ReadonlySet<TaskState> = new Set(['failed', 'expired']);
-
-/** The envelope a watcher sees: `{success, task_id, trace_id, data}` (plus `error` on failure). */
-export function snapshot(task: TaskView): Record<string, unknown> {
-  if (task.operation === '/qrart/tasks') return qrSnapshot(task);
-  const word = WORDS[task.operation] ?? MEDIA;
-  const envelope: Record<string, unknown> = {
-    success: !TERMINAL_FAILURE.has(task.state),
-    task_id: task.id,
-    trace_id: task.traceId,
-    data: stamp(task.data ?? taskItem(task, word), word, task.state),
-  };
-  if (task.error) envelope.error = task.error;
-  return envelope;
-}
+const failed = (task: TaskView) => task.state === 'failed' || task.state === 'expired';
 
 /**
- * A QR art task answers with the task itself (spec: "Artistic QR code task"): the request, and
- * once done the `response` with the image.
+ * How far the task is: 0 while queued, the engine's latest report while running, 1 once
+ * succeeded; a failed task keeps how far it got, its stage saying how it ended.
  */
-function qrSnapshot(task: TaskView): Record<string, unknown> {
+export function progressOf(task: TaskView): Progress {
+  if (task.state === 'queued') return { fraction: 0, stage: 'queued' };
+  if (task.state === 'succeeded') return { fraction: 1, stage: 'done' };
+  const fraction = task.progress?.fraction ?? 0;
+  if (task.state === 'running') return { fraction, stage: task.progress?.stage ?? 'start' };
+  return { fraction, stage: task.state };
+}
+
+/** The `progress` member, where the operation has one. */
+function progressMember(task: TaskView): { progress?: Progress } {
+  return task.operation in WORDS ? { progress: progressOf(task) } : {};
+}
+
+const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+/**
+ * The task record (DECISIONS section 3): what retrieval answers (with the state of its callback),
+ * and what a QR art task answers itself. A QR task's request echoes its `trace_id`, and a failed
+ * one carries its `error` (its `response` is only `{success: false}`); the long tasks say how far
+ * they are.
+ */
+export function taskRecord(task: TaskView): Record<string, unknown> {
+  const qr = task.operation === QR;
   const record: Record<string, unknown> = {
     id: task.id,
     _id: task.id,
     trace_id: task.traceId,
-    state: task.state,
-    request: { ...task.request, trace_id: task.traceId },
+    request: qr ? { ...task.request, trace_id: task.traceId } : task.request,
   };
-  if (task.state === 'succeeded') record.response = { success: true, ...(task.data as object) };
-  if (task.error) {
-    record.response = { success: false };
-    record.error = task.error;
+  if (isTerminal(task.state)) record.response = storedResponse(task);
+  Object.assign(record, {
+    state: task.state,
+    created_at: seconds(task.createdAt),
+    started_at: seconds(task.startedAt),
+    finished_at: seconds(task.finishedAt),
+    elapsed: task.finishedAt === null ? null : (task.finishedAt - task.createdAt) / 1000,
+  });
+  if (qr && task.error) record.error = task.error;
+  return Object.assign(record, progressMember(task));
+}
+
+/**
+ * The envelope a finished task answers with: the same body whether it is waited for, called back
+ * or kept as the record's `response`. Success is `{success, task_id, trace_id, data}` (a QR task:
+ * its task record with `success` and `task_id`); failure is only
+ * `{success: false, task_id, trace_id, error}`.
+ */
+export function finalEnvelope(task: TaskView): Record<string, unknown> {
+  if (failed(task)) {
+    return { success: false, task_id: task.id, trace_id: task.traceId, error: task.error };
   }
-  return record;
+  if (task.operation === QR) return { success: true, task_id: task.id, ...taskRecord(task) };
+  return dataEnvelope(task);
+}
+
+function dataEnvelope(task: TaskView): Record<string, unknown> {
+  const word = WORDS[task.operation] ?? MEDIA;
+  return {
+    success: true,
+    task_id: task.id,
+    trace_id: task.traceId,
+    data: stamp(task.data ?? taskItem(task, word), word, task.state),
+  };
+}
+
+/**
+ * What a watcher sees at any moment (an ndjson line): the envelope so far, the final one once
+ * terminal, with how far the task is.
+ */
+export function snapshot(task: TaskView): Record<string, unknown> {
+  if (isTerminal(task.state)) return { ...finalEnvelope(task), ...progressMember(task) };
+  if (task.operation === QR) return taskRecord(task);
+  return { ...dataEnvelope(task), ...progressMember(task) };
 }
 
 /** What the `response` member of the task record keeps once the task is terminal. */
 export function storedResponse(task: TaskView): Record<string, unknown> {
-  const final = snapshot(task);
-  return task.operation === '/qrart/tasks' ? (final.response as Record<string, unknown>) : final;
+  if (task.operation !== QR) return finalEnvelope(task);
+  return failed(task) ? { success: false } : { success: true, ...(task.data as object) };
 }
 
 /** The engine data inside a stored response (the inverse of `storedResponse`). */
 export function storedData(operation: string, stored: Record<string, unknown>): unknown {
-  if (operation !== '/qrart/tasks') return stored.data;
+  if (operation !== QR) return stored.data;
   const { success: _success, ...data } = stored;
   return data;
 }

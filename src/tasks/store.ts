@@ -14,7 +14,14 @@ import { ServiceError } from '../errors.js';
 import { giveCredits, takeCredits, type Payer } from '../accounts/credits.js';
 import { closeTaskUsage, openTaskUsage } from '../accounts/usage.js';
 import { redactRequest } from './redact.js';
-import { snapshot, storedData, storedResponse, type TaskView } from './shapes.js';
+import {
+  finalEnvelope,
+  snapshot,
+  storedData,
+  storedResponse,
+  type Progress,
+  type TaskView,
+} from './shapes.js';
 import { isTerminal, LIVE, type TaskState } from './states.js';
 import type { TaskEvent } from './events.js';
 
@@ -43,21 +50,30 @@ export function viewOf(row: TaskRow, data: unknown = undefined): TaskView {
     operation: row.operation,
     state: row.state as TaskState,
     createdAt: Number(row.created_at),
+    startedAt: row.started_at === null ? null : Number(row.started_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
     request: JSON.parse(row.request) as Record<string, unknown>,
     data:
       data ??
       (row.progress !== null ? JSON.parse(row.progress) : stored && storedData(row.operation, stored)),
+    progress:
+      row.progress_fraction === null
+        ? null
+        : { fraction: Number(row.progress_fraction), stage: row.progress_stage ?? '' },
     error: row.error === null ? null : (JSON.parse(row.error) as TaskView['error']),
   };
 }
 
 /** The event that tells watchers about the task's current state. */
 export function eventOf(row: TaskRow): TaskEvent {
+  const view = viewOf(row);
+  const terminal = isTerminal(row.state);
   return {
     taskId: row.id,
     state: row.state,
-    terminal: isTerminal(row.state),
-    snapshot: snapshot(viewOf(row)),
+    terminal,
+    snapshot: snapshot(view),
+    ...(terminal ? { final: finalEnvelope(view) } : {}),
   };
 }
 
@@ -133,6 +149,8 @@ export class TaskStore {
         action: typeof body.action === 'string' ? body.action : null,
         input: JSON.stringify(body),
         progress: null,
+        progress_fraction: null,
+        progress_stage: null,
         error: null,
         deadline_at: spec.deadlineMs,
         idempotency_key: spec.idempotencyKey ?? null,
@@ -174,6 +192,23 @@ export class TaskStore {
   }
 
   /**
+   * Keeps how far the running task is. A report behind the kept one changes nothing (a worker
+   * that took the task over starts again from 0), so progress never goes back.
+   */
+  async advance(id: string, progress: Progress): Promise<TaskRow | undefined> {
+    return this.db
+      .updateTable('tasks')
+      .set({ progress_fraction: progress.fraction, progress_stage: progress.stage, updated_at: Date.now() })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .where((eb) =>
+        eb.or([eb('progress_fraction', 'is', null), eb('progress_fraction', '<=', progress.fraction)]),
+      )
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /**
    * Moves a live task to `state`, once. The winner of the move settles or refunds the credits and
    * queues the callback; a loser (the task was already terminal) gets undefined and does nothing.
    */
@@ -191,7 +226,7 @@ export class TaskStore {
         .executeTakeFirst();
       if (!live) return undefined;
       const now = Date.now();
-      const view = { ...viewOf(live, outcome.data), state, error: outcome.error ?? null };
+      const view = { ...viewOf(live, outcome.data), state, finishedAt: now, error: outcome.error ?? null };
       const succeeded = state === 'succeeded';
       const creditsState =
         live.credits_state === 'reserved' ? (succeeded ? 'settled' : 'refunded') : live.credits_state;
@@ -216,7 +251,7 @@ export class TaskStore {
       if (!finished) return undefined;
       if (creditsState === 'refunded') await giveCredits(trx, live.token_id, Number(live.credits));
       await closeTaskUsage(trx, live.trace_id, succeeded ? Number(live.credits) : 0);
-      if (live.callback_url) await queueCallback(trx, finished, snapshot(view), now);
+      if (live.callback_url) await queueCallback(trx, finished, finalEnvelope(view), now);
       return finished;
     });
   }

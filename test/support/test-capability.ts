@@ -3,8 +3,9 @@
  * request's text tells it, so each test can ask for a slow, progressing, failing or hanging job.
  *
  * Directives, space-separated, in the prompt (or the first text item, or `audio_id`, or QR
- * `content`): `sleep=MS`, `progress=N` (N progress reports spread over the sleep), `fail=CODE`
- * (fail with that error code), `hang` (run until the deadline).
+ * `content`): `sleep=MS`, `progress=N` (N progress reports spread over the sleep, each with partial
+ * data and a step of the way, stage `step`), `fail=CODE` (fail with that error code), `hang` (run
+ * until the deadline).
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceError, type ErrorCode } from '../../src/errors.js';
@@ -77,6 +78,7 @@ export const testCapability: Capability = {
     const reports = Number(say.progress ?? 0);
     for (let i = 1; i <= reports; i += 1) {
       await sleep(total / (reports + 1), job.signal);
+      job.advance(i / (reports + 1), 'step');
       await job.progress([
         {
           id: job.taskId,

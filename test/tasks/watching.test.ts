@@ -94,6 +94,18 @@ describe.each(BACKENDS)('%s', (backend) => {
       expect(lines.map((l) => (l.data as { title?: string }[])[0]?.title)).toEqual(
         expect.arrayContaining(['step 1 of 2', 'step 2 of 2']),
       );
+      // How far it is, on every line: queued at 0, each step of the way, done at 1.
+      const progress = lines.map((l) => l.progress as { fraction: number; stage: string });
+      expect(progress[0]).toEqual({ fraction: 0, stage: 'queued' });
+      expect(progress).toEqual(
+        expect.arrayContaining([
+          { fraction: 0.333, stage: 'step' },
+          { fraction: 0.667, stage: 'step' },
+        ]),
+      );
+      expect(progress.at(-1)).toEqual({ fraction: 1, stage: 'done' });
+      const fractions = progress.map((p) => p.fraction);
+      expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
       for (const line of lines) {
         expectShape(line, tuneAudios.response);
         expect(line.task_id).toBe(lines[0]?.task_id);
@@ -103,9 +115,12 @@ describe.each(BACKENDS)('%s', (backend) => {
     it('end with a failure line when the task fails', async () => {
       const response = await server.send('/tune/audios', generate('sleep=50 fail=busy'), token, NDJSON);
       const last = (await ndjsonLines(response)).at(-1);
-      expect(last).toMatchObject({
+      expect(last).toEqual({
         success: false,
+        task_id: expect.stringMatching(UUID),
+        trace_id: expect.stringMatching(UUID),
         error: { code: 'busy', message: 'failed as asked (busy)' },
+        progress: { fraction: 0, stage: 'failed' },
       });
     });
   });

@@ -123,18 +123,22 @@ function place(mono: Float32Array, pan: number, gain: number, plan: SongPlan): P
   return { rate: SAMPLE_RATE, channels: [left, right] };
 }
 
-/** Renders a plan's stems (all of them, or only those named in `parts`), each `plan.duration` long. */
+/**
+ * Renders a plan's stems (all of them, or only those named in `parts`), each `plan.duration` long;
+ * `onStem` hears of each stem as its rendering starts.
+ */
 export function renderSong(
   plan: SongPlan,
-  options: { parts?: string[] } = {},
+  options: { parts?: string[]; onStem?: (name: string, index: number, count: number) => void } = {},
 ): { stems: Record<string, Pcm>; duration: number } {
   const rate = SAMPLE_RATE;
   const frames = Math.round(plan.duration * rate);
   const names = stemNames(plan);
   const shares = names.map((name) => shareOf(plan, name));
   const stems: Record<string, Pcm> = {};
-  for (const name of names) {
-    if (options.parts && !options.parts.includes(name)) continue;
+  const rendering = names.filter((name) => !options.parts || options.parts.includes(name));
+  for (const [index, name] of rendering.entries()) {
+    options.onStem?.(name, index, rendering.length);
     const share = shareOf(plan, name);
     if (name === DRUMS) {
       // The kit is already spread across the field: each side keeps its own image.

@@ -14,7 +14,7 @@ export class RenderPool {
   }
 
   async render(request: QrArtRequest): Promise<QrArt> {
-    const art = await this.pool.call<Omit<QrArt, 'png'> & { png: Uint8Array }>('render', request);
+    const art = await this.pool.call<Omit<QrArt, 'png'> & { png: Uint8Array }>('render', [request]);
     return { ...art, png: Buffer.from(art.png.buffer, art.png.byteOffset, art.png.byteLength) };
   }
 

@@ -75,7 +75,12 @@ function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array) => voi
   };
 }
 
-export async function renderVideo(spec: VideoSpec, signal?: AbortSignal): Promise<RenderedVideo> {
+/** `onFrame` hears of each frame painted (the encoder takes them as they come), for progress. */
+export async function renderVideo(
+  spec: VideoSpec,
+  signal?: AbortSignal,
+  onFrame?: (painted: number, frames: number) => void,
+): Promise<RenderedVideo> {
   check(spec);
   const { width, height, fps, frames } = spec;
   const reference = spec.reference;
@@ -88,6 +93,7 @@ export async function renderVideo(spec: VideoSpec, signal?: AbortSignal): Promis
     (i, frame) => {
       paint(i, frame);
       if (spec.watermark) drawBadge(frame, width, height);
+      onFrame?.(i + 1, frames);
     },
     signal,
   );

@@ -6,11 +6,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodePng } from '../image-codec.js';
+import { reportProgress } from '../worker-methods.js';
 import { decodeFrames } from './decode.js';
+import { renderVideo as render } from './render.js';
 import { run, VideoToolError, withTemp } from './tools.js';
-import type { ReferenceVideo } from './types.js';
+import type { ReferenceVideo, RenderedVideo, VideoSpec } from './types.js';
 
-export { renderVideo } from './render.js';
+/** A render, telling its caller how many of its frames are painted and encoded. */
+export function renderVideo(spec: VideoSpec): Promise<RenderedVideo> {
+  return render(spec, undefined, (painted, frames) => reportProgress(painted / frames, 'render'));
+}
 
 /** The first frame as a PNG: the cover of a clip or maxi item. */
 export async function firstFrame(mp4: Uint8Array): Promise<Uint8Array> {

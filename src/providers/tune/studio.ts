@@ -11,14 +11,17 @@ import {
   renderVisualizer,
   UnreadableAudio,
 } from '../../engines/audio/ffmpeg.js';
+import type * as steps from '../../engines/audio/jobs.js';
 import type { Analysis, Stems } from '../../engines/audio/jobs.js';
 import { durationOf, mix, type Pcm } from '../../engines/audio/pcm.js';
 import type { AudioPool } from '../../engines/audio/pool.js';
 import type { SongPlan } from '../../engines/audio/plan.js';
 import type { Voice } from '../../engines/audio/singer.js';
+import type { StepRunner } from '../../engines/worker-pool.js';
 import { badRequest } from '../../errors.js';
 import type { Job } from '../index.js';
 import { stableSeed, stableUuid } from '../ids.js';
+import { followed, Parts } from '../progress.js';
 import type { MusicItem, MusicLibrary, Song, Sound } from './library.js';
 import { DEFAULT_MODEL, MAX_SONG_SECONDS, maxSecondsOf } from './models.js';
 
@@ -62,18 +65,49 @@ export interface PublishOptions {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
+/**
+ * A task's progress: its work (reading audio, writing lyrics, the engine's steps) up to
+ * `MADE`, then the publishing of its items (encoding, the music video, uploading the files),
+ * which takes more than half the time of a new song.
+ */
+const MADE = 0.45;
+const PUBLISHED = 0.98;
+
+/** The stage of each engine step until it reports its own (a render says when it sings). */
+const STAGES: Partial<Record<keyof typeof steps, string>> = {
+  compose: 'compose',
+  vary: 'compose',
+  recompose: 'compose',
+  separate: 'separate',
+  vocalsOf: 'separate',
+  split: 'separate',
+  follow: 'separate',
+  shareCodingError: 'separate',
+  analyse: 'analyse',
+  describeVocal: 'analyse',
+  match: 'match',
+  master: 'master',
+};
+
 export class Studio {
   readonly input: Record<string, unknown>;
   readonly model: string;
   /** Every choice of the task comes from this seed, so that a rerun of the task makes the same items. */
   readonly seed: number;
   private made = 0;
+  /** The engine's steps for this task, each followed as a part of its work. */
+  readonly engine: StepRunner<typeof steps>;
+  private readonly work: Parts;
+  private readonly publishing: Parts;
 
   constructor(
     readonly job: Job,
     readonly library: MusicLibrary,
-    readonly engine: AudioPool,
+    private readonly pool: AudioPool,
   ) {
+    this.work = new Parts(job, 0, MADE);
+    this.publishing = new Parts(job, MADE, PUBLISHED);
+    this.engine = followed(pool, this.work, (step) => STAGES[step] ?? 'mix');
     this.input = job.input;
     this.model = text(job.input.model) || DEFAULT_MODEL;
     this.seed = stableSeed(job.taskId);
@@ -106,32 +140,43 @@ export class Studio {
     return song;
   }
 
+  /** Work of the task's own (writing lyrics, reading audio) as a part of its progress. */
+  step<T>(stage: string, work: () => Promise<T>): Promise<T> {
+    return this.work.step(stage, work);
+  }
+
   /** A file of this service (or any input URL) decoded. */
   async decode(field: string, url: string): Promise<Pcm> {
-    const bytes = await this.job.fetchInput(field, url, STEM_BYTES);
-    return decodeAudio(bytes, MAX_SONG_SECONDS, this.job.signal);
+    return this.step('read', async () => {
+      const bytes = await this.job.fetchInput(field, url, STEM_BYTES);
+      return decodeAudio(bytes, MAX_SONG_SECONDS, this.job.signal);
+    });
   }
 
   /** The stems of an audio, as the engine kept them. */
   async stemsOf(song: Song): Promise<Stems> {
-    const entries = Object.entries(song.sound.stems);
-    const files = await Promise.all(
-      entries.map(([, url]) => this.job.fetchInput('audio_id', url, STEM_BYTES)),
-    );
-    const pcms = await decodeAudioAll(files, MAX_SONG_SECONDS, this.job.signal);
-    return Object.fromEntries(entries.map(([name], n) => [name, pcms[n]!]));
+    return this.step('read', async () => {
+      const entries = Object.entries(song.sound.stems);
+      const files = await Promise.all(
+        entries.map(([, url]) => this.job.fetchInput('audio_id', url, STEM_BYTES)),
+      );
+      const pcms = await decodeAudioAll(files, MAX_SONG_SECONDS, this.job.signal);
+      return Object.fromEntries(entries.map(([name], n) => [name, pcms[n]!]));
+    });
   }
 
   /** An uploaded audio (`audio_url`), decoded; what ffmpeg cannot read is a 400 naming the field. */
   async upload(field: string): Promise<Pcm> {
-    const bytes = await this.job.fetchInput(field, this.text(field), AUDIO_BYTES);
-    try {
-      return await decodeAudio(bytes, this.maxSeconds, this.job.signal);
-    } catch (error) {
-      if (error instanceof UnreadableAudio)
-        throw badRequest([{ field, rule: `is not audio ffmpeg can read (${error.message})` }]);
-      throw error;
-    }
+    return this.step('read', async () => {
+      const bytes = await this.job.fetchInput(field, this.text(field), AUDIO_BYTES);
+      try {
+        return await decodeAudio(bytes, this.maxSeconds, this.job.signal);
+      } catch (error) {
+        if (error instanceof UnreadableAudio)
+          throw badRequest([{ field, rule: `is not audio ffmpeg can read (${error.message})` }]);
+        throw error;
+      }
+    });
   }
 
   /**
@@ -167,6 +212,7 @@ export class Studio {
 
   /** Shows the items to come (state running) to watchers while they are made. */
   async announce(items: Words[]): Promise<void> {
+    this.publishing.expectMore(items.length);
     const created = new Date().toISOString();
     await this.job.progress(
       items.map((words, n) => ({
@@ -181,15 +227,18 @@ export class Studio {
   /** Files for a result, the item that names them, and the library entry behind it. */
   async publish(made: Made, words: Words, options: PublishOptions): Promise<MusicItem> {
     const id = this.itemId(this.made++);
+    const progress = this.publishing.begin('mix');
     const stems = keepUnderFullScale(made.stems);
     const mixdown = mix(Object.values(stems));
     const duration = Math.round(durationOf(mixdown) * 1000) / 1000;
     const signal = this.job.signal;
+    progress(0.1, 'encode');
     const audio = await encodeAudio(mixdown, options.format, signal);
+    progress(0.3, options.video ? 'render' : 'upload');
     const cover = options.coverUrl
       ? undefined
       : Buffer.from(
-          await this.engine.run('cover', {
+          await this.pool.run('cover', {
             title: words.title,
             style: words.style,
             seed: this.seed + this.made,
@@ -204,7 +253,10 @@ export class Studio {
             cover,
             options.format === 'mp3' ? audio : await encodeAudio(mixdown, 'mp3', signal),
             signal,
-          ).then((video) => this.job.saveFile(video, 'mp4'))
+          ).then((video) => {
+            progress(0.8, 'upload');
+            return this.job.saveFile(video, 'mp4');
+          })
         : Promise.resolve(''),
       options.lossless === false ? Promise.resolve(undefined) : this.keep(stems),
     ]);
@@ -236,6 +288,7 @@ export class Studio {
       parentId: options.parentId ?? null,
       continueAt: options.continueAt ?? null,
     });
+    progress(1);
     return item;
   }
 

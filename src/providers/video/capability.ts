@@ -17,6 +17,10 @@ import type { SoundTrack } from './sound.js';
 import { TierGate } from './tiers.js';
 
 const VIDEO_BYTES = 200 * 1024 * 1024;
+/** A task's progress: inputs read, then the render from RENDER_FROM to RENDERED, then its files kept. */
+const RENDER_FROM = 0.1;
+const RENDERED = 0.85;
+const UPLOAD_FROM = 0.9;
 const IMAGE_BYTES = 20 * 1024 * 1024;
 
 export interface VideoUpstreams {
@@ -36,6 +40,7 @@ export class VideoCapability implements Capability {
   ) {}
 
   async run(job: Job): Promise<unknown> {
+    job.advance(0, 'read');
     const request = await requestOf(this.family, job);
     const id = itemIdOf(job.taskId);
     const release = await this.gate.enter(request.flex, job.signal);
@@ -73,6 +78,7 @@ export class VideoCapability implements Capability {
       spec.quality = earlier.source.quality ?? spec.quality;
     }
     if (request.reference) {
+      job.advance(0.02, 'reference');
       const bytes = await job.fetchInput('video_list[0].video_url', request.reference.url, VIDEO_BYTES);
       const reference = await this.engine.run('referenceOf', bytes, request.reference.use, spec.frames);
       if ('problem' in reference)
@@ -80,9 +86,17 @@ export class VideoCapability implements Capability {
       spec.reference = reference.video;
       if (request.reference.keepSound && reference.sound) spec.audio = Buffer.from(reference.sound);
     }
-    if (request.withSound)
+    if (request.withSound) {
+      job.advance(0.05, 'sound');
       spec.audio = await this.sound.trackFor(spec.prompt, spec.seed, spec.frames / spec.fps);
-    const rendered = await this.engine.run('renderVideo', spec);
+    }
+    // The frames painted and encoded are most of the work: they move the task from RENDER_FROM on.
+    const rendered = await this.engine.runWithProgress(
+      (progress) => job.advance(RENDER_FROM + (RENDERED - RENDER_FROM) * progress.fraction, progress.stage),
+      'renderVideo',
+      spec,
+    );
+    job.advance(RENDERED, earlier ? 'join' : 'upload');
     // An extension is the longer video: what it continues, then the new part.
     const mp4 = earlier
       ? await this.engine.run(
@@ -92,6 +106,7 @@ export class VideoCapability implements Capability {
         )
       : rendered.mp4;
     const duration = rendered.duration + (earlier ? Number(earlier.item.duration) : 0);
+    job.advance(UPLOAD_FROM, 'upload');
     const [videoUrl, lastFrameUrl, coverUrl] = await Promise.all([
       job.saveFile(Buffer.from(mp4), 'mp4'),
       job.saveFile(Buffer.from(rendered.lastFrame), 'png'),
@@ -143,6 +158,8 @@ export class VideoCapability implements Capability {
       body.video_id = earlier.source.upstream.videoId;
     }
     let channelName = '';
+    // The vendor renders; this service only waits for it, then fetches the files.
+    job.advance(0.05, 'upstream');
     const video = await router.run(this.family, request.model, job.signal, (channel) => {
       const backend = backends.get(channel.name);
       if (!backend) throw new Error(`channel ${channel.name} has no backend`);
@@ -150,6 +167,7 @@ export class VideoCapability implements Capability {
       return backend.generate({ family: this.family, body, signal: job.signal });
     });
     // The vendor's URLs expire: the files are fetched into this service's store.
+    job.advance(UPLOAD_FROM, 'upload');
     const fetched = (field: string, url: string, bytes: number, extension: string) =>
       job.fetchInput(field, url, bytes).then((data) => job.saveFile(data, extension));
     const [videoUrl, coverUrl, lastFrameUrl] = await Promise.all([

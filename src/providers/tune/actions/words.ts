@@ -18,7 +18,8 @@ export async function wordsOf(studio: Studio, lyricist: Lyricist, fallbackTitle 
     const asked = (studio.input.lyric_prompt as { prompt?: string } | undefined)?.prompt;
     // Description mode: the description is also what the lyrics are about.
     const about = asked ?? (studio.input.custom === true ? '' : prompt);
-    if (about) lyric = await lyricist.write(about, studio.seed, studio.job.signal);
+    if (about)
+      lyric = await studio.step('write', () => lyricist.write(about, studio.seed, studio.job.signal));
   }
   return { title, style, lyric, prompt };
 }
