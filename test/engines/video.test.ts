@@ -312,10 +312,12 @@ describe('camera moves, measured on the decoded frames', () => {
   it('stays still when fixed', async () => {
     const m = await measure({ kind: 'fixed' });
     console.log('fixed', m);
-    expect(Math.abs(m.dx)).toBeLessThan(0.0005);
-    expect(Math.abs(m.dy)).toBeLessThan(0.0005);
-    expect(Math.abs(m.scale - 1)).toBeLessThan(0.0005);
-    expect(Math.abs(m.rotation)).toBeLessThan(0.0005);
+    // The painted frames are identical; what is measured is the encoder's noise, a tenth of the
+    // smallest move above.
+    expect(Math.abs(m.dx)).toBeLessThan(0.001);
+    expect(Math.abs(m.dy)).toBeLessThan(0.001);
+    expect(Math.abs(m.scale - 1)).toBeLessThan(0.001);
+    expect(Math.abs(m.rotation)).toBeLessThan(0.001);
   });
 
   it('follows director commands in turn: pan left, then zoom in', async () => {

@@ -69,7 +69,7 @@ function texel(data: Int32Array, stride: number, x: number, y: number): number {
 }
 
 /** `top` (premultiplied) over `bottom`, opaque result. */
-function under(top: number, bottom: number): number {
+export function under(top: number, bottom: number): number {
   const k = ((255 - (top >>> 24)) * 129) >> 8;
   const rb = (((bottom & LANES) * k) >>> 7) & LANES;
   const g = ((((bottom >>> 8) & 0xff) * k) >>> 7) & 0xff;

@@ -1,6 +1,7 @@
 /**
  * Painting on a layer: colours packed as premultiplied RGBA words, the 'over' rule, and the few
- * shapes the scene's forms are made of (spans, rectangles, discs, soft blobs), all in world units.
+ * shapes the scene's forms are made of (spans, rectangles, discs, soft blobs, polygons and
+ * strokes), all in world units.
  */
 import type { Rgb } from '../qr/palette.js';
 import type { Layer } from './layer.js';
@@ -112,4 +113,69 @@ export function disc(
       over(layer.data, y * layer.width + x, levels[Math.round(cover * 32)]!);
     }
   }
+}
+
+export type Point = readonly [number, number];
+
+/** Sub-rows sampled per pixel row: enough to smooth slanted edges at small sizes. */
+const SUBROWS = 4;
+
+/**
+ * A filled polygon (world units, any winding, even-odd rule), its edges antialiased: each pixel
+ * row is crossed at four heights, and each crossing's span covers whole pixels and parts of the
+ * two at its ends.
+ */
+export function fillPolygon(layer: Layer, points: readonly Point[], rgb: Rgb, alpha = 1): void {
+  const d = layer.density;
+  const xs = points.map(([x]) => layer.ox + x * d);
+  const ys = points.map(([, y]) => layer.oy + y * d);
+  const left = Math.max(0, Math.floor(Math.min(...xs)));
+  const right = Math.min(layer.width, Math.ceil(Math.max(...xs)) + 1);
+  const top = Math.max(0, Math.floor(Math.min(...ys)));
+  const bottom = Math.min(layer.height, Math.ceil(Math.max(...ys)) + 1);
+  if (left >= right || top >= bottom) return;
+  const cover = new Float32Array(right - left + 1);
+  const levels = Array.from({ length: 33 }, (_, k) => packed(rgb, (alpha * k) / 32));
+  const crossings: number[] = [];
+  for (let py = top; py < bottom; py += 1) {
+    cover.fill(0);
+    for (let sub = 0; sub < SUBROWS; sub += 1) {
+      const y = py + (sub + 0.5) / SUBROWS;
+      crossings.length = 0;
+      for (let i = 0, j = xs.length - 1; i < xs.length; j = i, i += 1) {
+        const [y0, y1] = [ys[j]!, ys[i]!];
+        if (y0 <= y === y1 <= y) continue;
+        crossings.push(xs[j]! + ((y - y0) / (y1 - y0)) * (xs[i]! - xs[j]!));
+      }
+      crossings.sort((a, b) => a - b);
+      for (let k = 0; k + 1 < crossings.length; k += 2) {
+        const a = Math.max(left, crossings[k]!);
+        const b = Math.min(right, crossings[k + 1]!);
+        for (let px = Math.floor(a); px < b; px += 1) {
+          cover[px - left]! += (Math.min(b, px + 1) - Math.max(a, px)) / SUBROWS;
+        }
+      }
+    }
+    for (let px = left; px < right; px += 1) {
+      const c = cover[px - left]!;
+      if (c > 0.01) over(layer.data, py * layer.width + px, levels[Math.round(Math.min(1, c) * 32)]!);
+    }
+  }
+}
+
+/** A straight stroke of the given width from one point to another, as a polygon. */
+export function stroke(layer: Layer, from: Point, to: Point, width: number, rgb: Rgb): void {
+  const [dx, dy] = [to[0] - from[0], to[1] - from[1]];
+  const length = Math.hypot(dx, dy) || 1;
+  const [nx, ny] = [(-dy / length) * (width / 2), (dx / length) * (width / 2)];
+  fillPolygon(
+    layer,
+    [
+      [from[0] + nx, from[1] + ny],
+      [to[0] + nx, to[1] + ny],
+      [to[0] - nx, to[1] - ny],
+      [from[0] - nx, from[1] - ny],
+    ],
+    rgb,
+  );
 }

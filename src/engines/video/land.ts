@@ -1,13 +1,15 @@
 /**
- * The near layer's forms, drawn back to front over the ground: ridgelines, dunes, waves, city
- * blocks, tree trunks, a meadow, a band of fire and floating orbs. Each is a few shapes laid out
- * cell by cell along the world, so it reaches as far as the camera goes and no further.
+ * The near layer's grounds, drawn back to front: ridgelines, dunes, waves, a beach, plain land, a river,
+ * city blocks, tree trunks, a meadow, a road, a band of fire and floating orbs. Each is a few
+ * shapes laid out cell by cell along the world, so it reaches as far as the camera goes and no
+ * further. Lit things take the hour's light; fire and lit windows glow as they are.
  */
 import type { Rgb } from '../qr/palette.js';
 import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
 import { fbm1 } from './noise.js';
-import { cellRandom, formRandom, type Stage } from './stage.js';
+import { riverOf } from './river.js';
+import { cellRandom, formRandom, lit, type Stage } from './stage.js';
 import type { Form } from './words.js';
 
 /** Cells of `size` world units covering the layer's width, with their index. */
@@ -23,30 +25,37 @@ const bottomOf = (layer: Layer) => extentOf(layer)[3];
 /** Where the fire stands, below the horizon in frame heights; its sparks rise from there. */
 export const FIRE_LINE = 0.32;
 
-function ridges(layer: Layer, s: Stage): void {
+/** The three ridgelines, far to near: world y of each crest at world x. */
+export function ridgeLines(s: Stage): ((x: number) => number)[] {
   const random = formRandom(s, 'ridges');
   const u = s.unit;
-  for (let j = 0; j < 3; j += 1) {
+  return [0, 1, 2].map((j) => {
     const line = fbm1(random, 5);
     const scale = 0.7 * u * (1 - j * 0.2);
     const base = s.horizon + (j - 0.5) * 0.06 * u;
     const height = (0.34 - j * 0.08) * u;
-    const color = mixRgb(shade(s.palette.colors[2]!, 0.8), s.skyLow, 0.55 - j * 0.22);
-    const peak = (x: number) => base - height * line(x / scale + 40 * j) ** 1.4;
-    const bottom = bottomOf(layer);
+    return (x: number) => base - height * line(x / scale + 40 * j) ** 1.4;
+  });
+}
+
+function ridges(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const bottom = bottomOf(layer);
+  ridgeLines(s).forEach((peak, j) => {
+    const color = mixRgb(lit(s, shade(s.palette.colors[2]!, 0.8)), s.skyLow, 0.55 - j * 0.22);
     fillColumns(
       layer,
       peak,
       () => bottom,
       (x, y) => packed(shade(color, 1 - 0.25 * Math.min(1, (y - peak(x)) / u))),
     );
-  }
+  });
 }
 
 function dunes(layer: Layer, s: Stage): void {
   const random = formRandom(s, 'dunes');
   const u = s.unit;
-  const sand = mixRgb(s.palette.colors[0]!, [230, 190, 120], 0.6);
+  const sand = lit(s, mixRgb(s.palette.colors[0]!, [230, 190, 120], 0.6));
   for (let j = 0; j < 4; j += 1) {
     const roll = fbm1(random, 3);
     const phase = random() * 10;
@@ -73,9 +82,9 @@ function dunes(layer: Layer, s: Stage): void {
 function waves(layer: Layer, s: Stage): void {
   const u = s.unit;
   const bottom = bottomOf(layer);
-  const shallow = mixRgb(s.palette.colors[0]!, s.skyLow, 0.4);
-  const deep = shade(s.palette.colors[2]!, 0.8);
-  const foam = mixRgb(s.palette.paper, [255, 255, 255], 0.5);
+  const shallow = mixRgb(lit(s, s.palette.colors[0]!), s.skyLow, 0.4);
+  const deep = lit(s, shade(s.palette.colors[2]!, 0.8));
+  const foam = lit(s, mixRgb(s.palette.paper, [255, 255, 255], 0.5));
   const random = formRandom(s, 'waves');
   // Rows of crests, closer together near the horizon as perspective would have them.
   const rows: { y: number; amp: number; freq: number; phase: number }[] = [];
@@ -103,7 +112,8 @@ function waves(layer: Layer, s: Stage): void {
       const above = next > 0 ? crests[next - 1]! : s.horizon;
       const below = next < crests.length ? crests[next]! : bottom + u;
       const base = mixRgb(shallow, deep, Math.min(1, (y - s.horizon) / (0.6 * u)));
-      const within = (y - above) / Math.max(1, below - above);
+      // Rows rounded up from just above the horizon count as on it, not beyond the foam.
+      const within = Math.max(0, (y - above) / Math.max(1, below - above));
       const color =
         within < 0.12 ? mixRgb(base, foam, 0.55 * (1 - within / 0.12)) : shade(base, 1.08 - 0.2 * within);
       over(layer.data, py * layer.width + px, packed(color));
@@ -111,11 +121,17 @@ function waves(layer: Layer, s: Stage): void {
   }
 }
 
+/** Below the horizon, in frame heights, where the ground in front of a city or forest begins. */
+export const GROUND_LINE = { beach: 0.2, blocks: 0.16, trunks: 0.12 } as const satisfies Partial<
+  Record<Form, number>
+>;
+
 function blocks(layer: Layer, s: Stage): void {
   const u = s.unit;
-  const ground = s.horizon + 0.16 * u;
-  const dark = shade(s.palette.colors[2]!, s.night ? 0.45 : 0.75);
-  const lit: Rgb = s.night ? [255, 214, 140] : mixRgb(s.skyLow, [255, 255, 255], 0.3);
+  const ground = s.horizon + GROUND_LINE.blocks * u;
+  const dark = lit(s, shade(s.palette.colors[2]!, 0.75));
+  const evening = s.time === 'night' || s.time === 'dusk';
+  const windows: Rgb = evening ? [255, 214, 140] : mixRgb(s.skyLow, [255, 255, 255], 0.3);
   for (const [row, width, haze] of [
     [0, 0.09 * u, 0.45],
     [1, 0.07 * u, 0],
@@ -130,8 +146,8 @@ function blocks(layer: Layer, s: Stage): void {
       const size = 0.012 * u;
       for (let y = top + size; y < ground - size; y += size * 1.8) {
         for (let x = left + size * 0.7; x < right - size; x += size * 1.6) {
-          if (r() < (s.night ? 0.45 : 0.25)) {
-            fillRect(layer, x, y, x + size, y + size, packed(mixRgb(body, lit, 0.75 - haze)));
+          if (r() < (evening ? 0.45 : 0.25)) {
+            fillRect(layer, x, y, x + size, y + size, packed(mixRgb(body, windows, 0.75 - haze)));
           }
         }
       }
@@ -142,10 +158,10 @@ function blocks(layer: Layer, s: Stage): void {
 
 function trunks(layer: Layer, s: Stage): void {
   const u = s.unit;
-  const ground = s.horizon + 0.12 * u;
-  const floor = shade(mixRgb(s.palette.colors[2]!, [60, 80, 40], 0.3), 0.7);
+  const ground = s.horizon + GROUND_LINE.trunks * u;
+  const floor = lit(s, shade(mixRgb(s.palette.colors[2]!, [60, 80, 40], 0.3), 0.7));
   fillRect(layer, extentOf(layer)[0], ground, extentOf(layer)[2], bottomOf(layer), packed(floor));
-  const bark = mixRgb(shade(s.palette.colors[2]!, 0.5), [70, 48, 30], 0.5);
+  const bark = lit(s, mixRgb(shade(s.palette.colors[2]!, 0.5), [70, 48, 30], 0.5));
   const width = 0.11 * u;
   for (const k of cells(layer, width)) {
     const r = cellRandom(s, 'trunks', k);
@@ -155,7 +171,7 @@ function trunks(layer: Layer, s: Stage): void {
     const top = foot - (0.55 + r() * 0.45) * u;
     fillRect(layer, x - girth / 2, top, x + girth / 2, foot, packed(shade(bark, 0.8 + r() * 0.4)));
     for (let leaf = 0; leaf < 9; leaf += 1) {
-      const leafColor = shade(s.palette.colors[leaf % 2]!, 0.55 + r() * 0.5);
+      const leafColor = lit(s, shade(s.palette.colors[leaf % 2]!, 0.55 + r() * 0.5));
       const radius = (0.04 + r() * 0.07) * u;
       disc(layer, x + (r() - 0.5) * 0.2 * u, top + (r() - 0.3) * 0.15 * u, radius, leafColor, 0.92, 0.15);
     }
@@ -165,19 +181,21 @@ function trunks(layer: Layer, s: Stage): void {
 function blossoms(layer: Layer, s: Stage): void {
   const u = s.unit;
   const bottom = bottomOf(layer);
-  const grass = mixRgb(s.palette.colors[1]!, [90, 150, 70], 0.4);
+  const grass = lit(s, mixRgb(s.palette.colors[1]!, [90, 150, 70], 0.4));
   fillColumns(
     layer,
     () => s.horizon,
     () => bottom,
     (_, y) => packed(shade(grass, 1.05 - 0.35 * Math.min(1, (y - s.horizon) / u))),
   );
-  const petals: Rgb[] = [
-    s.palette.paper,
-    s.palette.colors[0]!,
-    [250, 220, 90],
-    mixRgb(s.palette.colors[0]!, [240, 110, 160], 0.6),
-  ];
+  const petals = (
+    [
+      s.palette.paper,
+      s.palette.colors[0]!,
+      [250, 220, 90],
+      mixRgb(s.palette.colors[0]!, [240, 110, 160], 0.6),
+    ] as Rgb[]
+  ).map((c) => lit(s, c));
   const width = 0.05 * u;
   for (const k of cells(layer, width)) {
     const r = cellRandom(s, 'blossoms', k);
@@ -194,6 +212,82 @@ function blossoms(layer: Layer, s: Stage): void {
       );
     }
   }
+}
+
+/** Sand in front of the sea, its edge washed by a line of foam. */
+function beach(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const random = formRandom(s, 'beach');
+  const edge = fbm1(random, 3);
+  const line = (x: number) => s.horizon + (GROUND_LINE.beach + 0.02 * (edge(x / (0.4 * u)) - 0.5)) * u;
+  const sand = lit(s, mixRgb(s.palette.colors[0]!, [226, 200, 150], 0.7));
+  const foam = lit(s, [244, 246, 240]);
+  const bottom = bottomOf(layer);
+  fillColumns(
+    layer,
+    line,
+    () => bottom,
+    (x, y) => {
+      const wet = (y - line(x)) / (0.012 * u);
+      return packed(
+        wet < 1 ? mixRgb(foam, sand, wet) : shade(sand, 1 - 0.2 * Math.min(1, (y - line(x)) / u)),
+      );
+    },
+  );
+}
+
+/** Grass from the horizon down, darker toward the viewer: plain land, and a river's banks. */
+function land(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const bottom = bottomOf(layer);
+  const grass = lit(s, mixRgb(s.palette.colors[1]!, [104, 150, 76], 0.65));
+  fillColumns(
+    layer,
+    () => s.horizon,
+    () => bottom,
+    (_, y) => packed(shade(grass, 1.05 - 0.3 * Math.min(1, (y - s.horizon) / u))),
+  );
+}
+
+/** Banks of grass, and water between them that mirrors the sky, with ripples across it. */
+function river(layer: Layer, s: Stage): void {
+  land(layer, s);
+  const u = s.unit;
+  const course = riverOf(s);
+  const water = mixRgb(s.skyLow, lit(s, [46, 96, 150]), 0.55);
+  const d = layer.density;
+  const y0 = Math.max(0, Math.ceil(layer.oy + s.horizon * d));
+  for (let py = y0; py < layer.height; py += 1) {
+    const y = (py - layer.oy) / d;
+    const half = course.halfWidth(y);
+    if (half <= 0) continue;
+    const centre = course.centre(y);
+    const depth = (y - s.horizon) / u;
+    const ripple = 1 + 0.06 * Math.sin(depth * 260) * Math.min(1, depth * 8);
+    const color = packed(shade(water, (1.08 - 0.25 * Math.min(1, depth / 0.5)) * ripple));
+    const from = Math.max(0, Math.round(layer.ox + (centre - half) * d));
+    const to = Math.min(layer.width, Math.round(layer.ox + (centre + half) * d));
+    for (let px = from; px < to; px += 1) over(layer.data, py * layer.width + px, color);
+  }
+}
+
+/** Where a road runs across the ground, below the horizon in frame heights; cars drive on it. */
+export const ROAD: readonly [number, number] = [0.18, 0.27];
+
+/** Asphalt across the whole ground, with its edges and a dashed middle line. */
+function road(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const [left, , right] = extentOf(layer);
+  const [top, bottom] = [s.horizon + ROAD[0] * u, s.horizon + ROAD[1] * u];
+  fillRect(layer, left, top, right, bottom, packed(lit(s, [72, 72, 78])));
+  const paint = packed(lit(s, [230, 226, 200]));
+  const line = 0.004 * u;
+  fillRect(layer, left, top + line, right, top + 2 * line, paint);
+  fillRect(layer, left, bottom - 2 * line, right, bottom - line, paint);
+  const middle = (top + bottom) / 2;
+  const dash = 0.05 * u;
+  for (let x = Math.floor(left / (2 * dash)) * 2 * dash; x < right; x += 2 * dash)
+    fillRect(layer, x, middle - line / 2, x + dash, middle + line / 2, paint);
 }
 
 function flames(layer: Layer, s: Stage): void {
@@ -236,9 +330,13 @@ const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
   ridges,
   dunes,
   waves,
+  beach,
+  land,
+  river,
   blocks,
   trunks,
   blossoms,
+  road,
   flames,
   orbs,
 };

@@ -14,6 +14,8 @@ import { frameAt } from './decode.js';
 import { placeElements } from './elements.js';
 import { encodeFrames } from './encode.js';
 import { extentOf, layerFor } from './layer.js';
+import { STANDING } from './layout.js';
+import { drawMovers, moversFor } from './movers.js';
 import { drawSwarms, swarmsFor } from './particles.js';
 import { featureOf, restyler } from './reference.js';
 import { coverFrame } from './resample.js';
@@ -40,8 +42,11 @@ function check(spec: VideoSpec): void {
   if (!(spec.fps > 0)) throw new RangeError('fps must be positive');
 }
 
-/** Frame painter for a scene painted from the prompt, with the camera, images and particles. */
-function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array) => void {
+/**
+ * Frame painter for a scene painted from the prompt, with the camera, images, moving subjects
+ * and particles: frame `index` into `frame` (RGBA words, width × height).
+ */
+export function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array) => void {
   const { width, height, fps, frames } = spec;
   const random = seeded(hashOf('camera', spec.seed));
   const anchor = spec.startImage ?? spec.continueFrom;
@@ -51,7 +56,7 @@ function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array) => voi
     : anchor
       ? { colors: dominantColors([anchor]), amount: 0.5 }
       : undefined;
-  const plan = planScene(spec, height, borrowed);
+  const plan = planScene(spec, { width, height }, borrowed);
   const borrowsMotion = !spec.camera && feature !== undefined;
   const beats = borrowsMotion ? [feature.beat] : beatsOf(spec.camera, random);
   const path = cameraPath(beats, frames, fps, borrowsMotion ? 1 : plan.speed, random);
@@ -60,6 +65,8 @@ function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array) => voi
   paintScene(plan, near, far);
   if (anchor) layAnchor(near, coverFrame(anchor, width, height), width, height, 0.3 * height);
   placeElements(near, spec.elements ?? [], width, height);
+  const moving = plan.subjects.filter((p) => !STANDING.includes(p.subject));
+  const movers = moversFor(moving, plan.stage, extentOf(near));
   const swarms = swarmsFor(plan.weather, plan.forms, plan.stage, extentOf(near), plan.speed);
   const fromEnd = spec.endImage ? relativeTo(path.near, width, height) : [];
   const dissolveFrom = Math.floor((frames - 1) * (1 - DISSOLVE));
@@ -70,6 +77,7 @@ function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array) => voi
     composite(frame, width, height, near, path.near[i]!, far, path.far[i]!);
     const ended = ending && frames > 1 ? smoothstep((i - dissolveFrom) / (frames - 1 - dissolveFrom)) : 0;
     const opacity = (anchor ? smoothstep(i / (FADE_IN * fps)) : 1) * (1 - ended);
+    drawMovers(frame, width, height, movers, i / fps, path.near[i]!, opacity);
     drawSwarms(frame, width, height, swarms, i / fps, path.near[i]!, opacity);
     if (ending && ended > 0) dissolve(frame, width, height, ending, fromEnd[i]!, ended);
   };
@@ -86,7 +94,7 @@ export async function renderVideo(
   const reference = spec.reference;
   const paint =
     reference?.use === 'base' && reference.frames.length > 0
-      ? restyler(reference, planScene(spec, height).palette, width, height, fps)
+      ? restyler(reference, planScene(spec, { width, height }).palette, width, height, fps)
       : sceneFrames(spec);
   const mp4 = await encodeFrames(
     { width, height, fps, frames, quality: spec.quality, audio: spec.audio },

@@ -1,22 +1,28 @@
 /**
- * A scene from a prompt and a seed: which forms and weather it holds, whether it is night, how
- * fast it moves, its palette, and the painting of its two layers. `cfgScale` weighs the words
- * against the seed: at 1 the scene is what the words say, at 0 the seed adds forms, weather and
- * colours of its own and sets the pace.
+ * A scene from a prompt and a seed: the forms and subjects the words name (and nothing else),
+ * where each subject stands, the weather, the hour, how fast things move, its palette, and the
+ * painting of its two layers. The seed varies places, palette nuance and motion, never what is
+ * in the scene. `cfgScale` weighs the words against the seed in what is left to it: at 1 the pace
+ * is what the words say and the palette what they name, at 0 the seed sways both.
  */
 import { paletteOf, type Palette, type Rgb } from '../qr/palette.js';
-import { hashOf, pick, seeded } from '../random.js';
+import { hashOf, seeded } from '../random.js';
 import { leanPalette } from './colors.js';
+import { mixRgb } from './draw.js';
 import { paintLand } from './land.js';
 import type { Layer } from './layer.js';
+import { layOut, STANDING, type Placed } from './layout.js';
 import { paintSky } from './sky.js';
 import { stageOf, type Stage } from './stage.js';
-import { FORMS, readPrompt, WEATHERS, type Form, type Weather } from './words.js';
+import { BOUNDS, rock, SUBJECT_PAINTERS } from './subjects.js';
+import { readPrompt, type Form, type TimeOfDay, type Weather } from './words.js';
 
 export interface ScenePlan {
   forms: Form[];
+  /** Every subject's place, back to front. */
+  subjects: Placed[];
   weather: Weather[];
-  night: boolean;
+  time: TimeOfDay;
   /** Multiplies every rate of motion. */
   speed: number;
   palette: Palette;
@@ -36,48 +42,56 @@ export interface Borrowed {
   amount: number;
 }
 
-export function planScene(words: SceneWords, height: number, borrowed?: Borrowed): ScenePlan {
+export function planScene(
+  words: SceneWords,
+  frame: { width: number; height: number },
+  borrowed?: Borrowed,
+): ScenePlan {
   const cfg = Math.min(1, Math.max(0, words.cfgScale ?? 0.5));
   const reading = readPrompt(words.prompt, words.negativePrompt);
   const random = seeded(hashOf('scene', words.seed));
-  const forms = reading.forms.filter(() => random() < 0.5 + cfg);
-  const free = FORMS.filter((f) => !reading.bannedForms.includes(f) && !forms.includes(f));
-  if ((forms.length === 0 || random() > cfg + 0.2) && free.length > 0) forms.push(pick(random, free));
-  const weather = [...reading.weather];
-  const freeWeather = WEATHERS.filter((w) => !reading.bannedWeather.includes(w) && !weather.includes(w));
-  if (random() < (1 - cfg) * 0.4 && freeWeather.length > 0) weather.push(pick(random, freeWeather));
-  const night = reading.night || random() < (1 - cfg) * 0.25;
   const speed = Math.exp(cfg * Math.log(reading.tempo) + (1 - cfg) * (random() - 0.5) * 0.6);
-  const hues = reading.impliedHues && random() < 0.5 + cfg ? ` ${reading.impliedHues}` : '';
-  const nightWord = night && !reading.night ? ' night' : '';
+  const hues = reading.impliedHues ? ` ${reading.impliedHues}` : '';
   const named = paletteOf({
-    prompt: words.prompt + hues + nightWord,
+    prompt: words.prompt + hues,
     negativePrompt: words.negativePrompt,
     seed: words.seed,
   });
   const own = paletteOf({
-    prompt: nightWord,
+    prompt: '',
     negativePrompt: words.negativePrompt,
     seed: hashOf('free', words.seed),
   });
+  // Nuance: each colour moves a little toward the seed's own, more the lower cfg is.
   let palette: Palette = {
     ...named,
-    colors: named.colors.map((c, i) => (random() < (1 - cfg) * 0.3 ? (own.colors[i] ?? c) : c)),
+    colors: named.colors.map((c, i) => mixRgb(c, own.colors[i] ?? c, (1 - cfg) * 0.35 * random())),
   };
   if (borrowed) palette = leanPalette(palette, borrowed.colors, borrowed.amount);
-  const ordered = FORMS.filter((f) => forms.includes(f));
+  // The hour decides the sky; colours the prompt names (or a borrowed picture's) tint it.
+  const tint = Math.max(reading.huesNamed ? 0.5 : 0.2, borrowed?.amount ?? 0);
+  const stage = stageOf({ palette, time: reading.time, tint, ...frame, seed: words.seed });
   return {
-    forms: ordered,
-    weather,
-    night,
+    forms: reading.forms,
+    subjects: layOut(reading.forms, reading.counts, stage, speed),
+    weather: reading.weather,
+    time: reading.time,
     speed,
     palette,
-    stage: stageOf(palette, night, height, words.seed),
+    stage,
   };
 }
 
-/** Paints the far layer (sky, opaque) and the near layer (forms over transparency). */
+/**
+ * Paints the far layer (sky, opaque) and the near layer (grounds and the subjects that stand
+ * still, over transparency); moving subjects are drawn frame by frame (movers.ts).
+ */
 export function paintScene(plan: ScenePlan, near: Layer, far: Layer): void {
   paintSky(far, plan.stage, plan.forms);
   paintLand(near, plan.stage, plan.forms);
+  for (const placed of plan.subjects) {
+    if (!STANDING.includes(placed.subject)) continue;
+    if (placed.onRock) rock(near, plan.stage, placed, BOUNDS[placed.subject][2] * 0.8);
+    SUBJECT_PAINTERS[placed.subject](near, plan.stage, placed);
+  }
 }

@@ -1,7 +1,7 @@
 /**
- * The far layer: sky from the horizon up (a gradient, stars and a nebula at night, a sun or a
- * moon), distant ground below it, then clouds and a planet. Scenes without ground get the
- * palette's own procedural pattern instead, so abstract prompts stay abstract.
+ * The far layer: sky from the horizon up (the hour's gradient, stars and a nebula at night, the
+ * sun or the moon where the prompt names them), distant ground below it, then clouds and a
+ * planet. Abstract scenes without ground get the palette's own procedural pattern instead.
  */
 import { canvasOf } from '../canvas.js';
 import { paintBackground } from '../qr/background.js';
@@ -9,18 +9,18 @@ import type { Rgb } from '../qr/palette.js';
 import { disc, mixRgb, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
 import { noise2 } from './noise.js';
-import { cellRandom, formRandom, type Stage } from './stage.js';
+import { cellRandom, formRandom, lit, type Stage } from './stage.js';
 import type { Form } from './words.js';
 
 function gradient(layer: Layer, s: Stage, ground: boolean): void {
   const u = s.unit;
-  const far = mixRgb(shade(s.palette.colors[2]!, 0.85), s.skyLow, 0.5);
+  const far = mixRgb(lit(s, shade(s.palette.colors[2]!, 0.85)), s.skyLow, 0.5);
   for (let py = 0; py < layer.height; py += 1) {
     const y = (py - layer.oy) / layer.density;
     const color =
       ground && y > s.horizon
         ? shade(far, 1 - 0.3 * Math.min(1, (y - s.horizon) / u))
-        : mixRgb(s.skyLow, s.skyTop, Math.min(1, Math.max(0, (s.horizon - y) / (0.9 * u))));
+        : mixRgb(s.skyLow, s.skyTop, Math.min(1, Math.max(0, (s.horizon - y) / (0.6 * u))));
     layer.data.fill(packed(color), py * layer.width, (py + 1) * layer.width);
   }
 }
@@ -62,14 +62,42 @@ function nebula(layer: Layer, s: Stage): void {
   }
 }
 
-function light(layer: Layer, s: Stage): void {
-  const random = formRandom(s, 'light');
-  if (random() < 0.35) return;
-  const x = (random() - 0.5) * 0.8 * s.unit;
-  const y = s.horizon - (0.2 + random() * 0.2) * s.unit;
-  const color: Rgb = s.night ? [235, 235, 220] : mixRgb([255, 240, 200], s.palette.colors[0]!, 0.2);
-  disc(layer, x, y, 0.2 * s.unit, color, 0.25, 1);
-  disc(layer, x, y, 0.06 * s.unit, color, 1);
+/** The sun: high and white by day, low, large and orange at dawn and dusk. */
+function sun(layer: Layer, s: Stage): void {
+  const random = formRandom(s, 'sun');
+  const u = s.unit;
+  const x = (random() - 0.5) * 0.6 * s.width;
+  const high = s.time === 'day';
+  const y = s.horizon - (high ? 0.3 + random() * 0.08 : 0.07 + random() * 0.04) * u;
+  const color: Rgb = high ? [255, 250, 226] : [255, 184, 96];
+  disc(layer, x, y, (high ? 0.2 : 0.26) * u, high ? [255, 244, 210] : [255, 150, 80], 0.35, 1);
+  disc(layer, x, y, (high ? 0.045 : 0.065) * u, color, 1);
+}
+
+/** The moon: a bright disc with a few darker seas, pale by day. */
+function moon(layer: Layer, s: Stage): void {
+  const random = formRandom(s, 'moon');
+  const u = s.unit;
+  const x = (random() - 0.5) * 0.6 * s.width;
+  const y = s.horizon - (0.26 + random() * 0.1) * u;
+  const r = 0.05 * u;
+  const dark = s.time === 'night' || s.time === 'dusk';
+  const face: Rgb = dark ? [244, 242, 228] : [236, 240, 248];
+  if (dark) disc(layer, x, y, 3 * r, face, 0.18, 1);
+  disc(layer, x, y, r, face, dark ? 1 : 0.75);
+  for (let sea = 0; sea < 3; sea += 1) {
+    const angle = random() * Math.PI * 2;
+    const off = random() * 0.5 * r;
+    disc(
+      layer,
+      x + Math.cos(angle) * off,
+      y + Math.sin(angle) * off,
+      (0.15 + random() * 0.15) * r,
+      shade(face, 0.86),
+      0.8,
+      0.5,
+    );
+  }
 }
 
 function clouds(layer: Layer, s: Stage): void {
@@ -132,18 +160,32 @@ function pattern(layer: Layer, s: Stage): void {
   layer.data.set(words);
 }
 
-const GROUND: readonly Form[] = ['ridges', 'dunes', 'waves', 'blocks', 'trunks', 'blossoms', 'flames'];
+const GROUND: readonly Form[] = [
+  'ridges',
+  'dunes',
+  'waves',
+  'beach',
+  'land',
+  'river',
+  'blocks',
+  'trunks',
+  'blossoms',
+  'road',
+  'flames',
+];
 
 /** Paints the whole far layer, opaque. */
 export function paintSky(layer: Layer, stage: Stage, forms: readonly Form[]): void {
   const ground = forms.some((f) => GROUND.includes(f));
-  if (ground || stage.night || forms.includes('clouds')) gradient(layer, stage, ground);
-  else pattern(layer, stage);
+  const abstract = !ground && forms.includes('orbs') && !stage.night;
+  if (abstract) pattern(layer, stage);
+  else gradient(layer, stage, ground);
   if (stage.night) {
     stars(layer, stage);
     if (forms.includes('planet')) nebula(layer, stage);
   }
-  if (ground) light(layer, stage);
+  if (forms.includes('sun')) sun(layer, stage);
+  if (forms.includes('moon')) moon(layer, stage);
   if (forms.includes('clouds')) clouds(layer, stage);
   if (forms.includes('planet')) planet(layer, stage);
 }

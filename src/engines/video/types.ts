@@ -43,11 +43,14 @@ export interface ReferenceVideo {
 
 export interface VideoSpec {
   seed: number;
-  /** Words choose palette, forms (ocean, city, forest, space, fire …) and how fast things move. */
+  /**
+   * Words choose what the scene holds (the nouns of vocabulary.ts, nothing else), the hour, the
+   * palette and how fast things move.
+   */
   prompt: string;
-  /** Hues and forms to keep out. */
+  /** Hues, forms, things and weather to keep out. */
   negativePrompt?: string;
-  /** 0..1 (default 0.5): how far the prompt's words decide rather than the seed's own choices. */
+  /** 0..1 (default 0.5): how far the words rather than the seed set the pace and the palette. */
   cfgScale?: number;
   /** Even numbers. */
   width: number;

@@ -1,100 +1,67 @@
 /**
- * What a prompt asks of a scene: which forms to draw (ocean → waves, city → blocks, …), what
- * falls or drifts through the air, whether it is night, how fast things move, and the hues a
- * form implies when the prompt names none. The negative prompt takes forms and weather out.
+ * What a prompt asks of a scene: which forms to draw and how many of each subject, what falls or
+ * drifts through the air, the hour of the day, how fast things move, and the hues a form implies
+ * when the prompt names none. The negative prompt takes forms and weather out. Only what the
+ * words name is drawn, and what it cannot be without: a beach brings its sea, a boat or a ship
+ * water to float on, a car a road, and a scene with no ground of its own gets plain land (unless
+ * it is the sky alone, outer space or abstract).
  */
-export const FORMS = [
-  'ridges',
-  'dunes',
-  'waves',
-  'blocks',
-  'trunks',
-  'blossoms',
-  'flames',
-  'clouds',
-  'planet',
-  'orbs',
-] as const;
-export type Form = (typeof FORMS)[number];
+import {
+  CALM_WORDS,
+  FAST_WORDS,
+  FORMS,
+  HUE_WORDS,
+  MANY,
+  NUMBER_WORDS,
+  SCENERY_WORDS,
+  SKY_WORDS,
+  SUBJECT_WORDS,
+  SUBJECTS,
+  TIME_WORDS,
+  TIMES,
+  WEATHER_WORDS,
+  WEATHERS,
+  type Form,
+  type Subject,
+  type TimeOfDay,
+  type Weather,
+} from './vocabulary.js';
 
-export const WEATHERS = ['snow', 'rain', 'leaves', 'fireflies', 'bubbles', 'embers', 'dust'] as const;
-export type Weather = (typeof WEATHERS)[number];
+export { FORMS, SUBJECTS, WEATHERS, type Form, type Subject, type TimeOfDay, type Weather };
 
-const FORM_WORDS: Record<Form, readonly string[]> = {
-  ridges: ['mountain', 'mountains', 'hill', 'hills', 'peak', 'peaks', 'valley', 'cliff', 'cliffs', 'alps'],
-  dunes: ['desert', 'dune', 'dunes', 'sand', 'sahara', 'canyon'],
-  waves: [
-    'ocean',
-    'sea',
-    'wave',
-    'waves',
-    'beach',
-    'surf',
-    'water',
-    'lake',
-    'river',
-    'coast',
-    'shore',
-    'tide',
-  ],
-  blocks: [
-    'city',
-    'cities',
-    'street',
-    'urban',
-    'building',
-    'buildings',
-    'skyline',
-    'town',
-    'downtown',
-    'skyscraper',
-    'skyscrapers',
-    'metropolis',
-  ],
-  trunks: ['forest', 'tree', 'trees', 'woods', 'jungle', 'woodland', 'grove', 'pine', 'pines'],
-  blossoms: [
-    'flower',
-    'flowers',
-    'garden',
-    'meadow',
-    'field',
-    'bloom',
-    'blossom',
-    'blossoms',
-    'tulips',
-    'roses',
-  ],
-  flames: ['fire', 'fires', 'flame', 'flames', 'burning', 'blaze', 'campfire', 'inferno', 'lava', 'volcano'],
-  clouds: ['cloud', 'clouds', 'cloudy', 'sky', 'heaven', 'heavens'],
-  planet: ['space', 'planet', 'planets', 'galaxy', 'cosmos', 'cosmic', 'nebula', 'universe', 'orbit', 'moon'],
-  orbs: ['abstract', 'orb', 'orbs', 'bubble', 'dream', 'dreamy', 'surreal'],
-};
+const isSubject = (form: Form): form is Subject => (SUBJECTS as readonly Form[]).includes(form);
 
-const WEATHER_WORDS: Record<Weather, readonly string[]> = {
-  snow: ['snow', 'snowy', 'snowing', 'snowfall', 'blizzard', 'winter', 'frost'],
-  rain: ['rain', 'rainy', 'raining', 'storm', 'stormy', 'drizzle', 'downpour', 'thunderstorm'],
-  leaves: ['autumn', 'fall', 'leaves', 'leaf', 'foliage'],
-  fireflies: ['firefly', 'fireflies', 'magic', 'magical', 'fairy', 'glow', 'glowing', 'sparkle', 'sparkles'],
-  bubbles: ['underwater', 'bubbles', 'aquarium', 'reef', 'coral'],
-  embers: ['ember', 'embers', 'spark', 'sparks', 'ash'],
-  dust: ['dust', 'dusty', 'haze', 'hazy', 'fog', 'foggy', 'mist', 'misty'],
-};
+/** A word's regular plurals ("hills", "beaches"); irregular ones are listed with the words. */
+const pluralsOf = (words: readonly string[]) => words.flatMap((w) => [`${w}s`, `${w}es`]);
+
+/** The words that name several of a subject. */
+const manyOf = (subject: Subject) => [
+  ...SUBJECT_WORDS[subject].many,
+  ...pluralsOf(SUBJECT_WORDS[subject].one),
+];
+
+/** Every word that names a form, singular or plural. */
+const wordsFor = (form: Form): readonly string[] =>
+  isSubject(form)
+    ? [...SUBJECT_WORDS[form].one, ...manyOf(form)]
+    : [...SCENERY_WORDS[form], ...pluralsOf(SCENERY_WORDS[form])];
 
 /** What a form brings along when the prompt says nothing of the weather. */
 const FORM_WEATHER: Partial<Record<Form, Weather>> = {
   flames: 'embers',
   trunks: 'leaves',
   blossoms: 'fireflies',
-  waves: 'bubbles',
   planet: 'dust',
   orbs: 'dust',
 };
 
 /** Hue words handed to the palette for a form, when the prompt names no colour itself. */
-const FORM_HUES: Record<Form, string> = {
+const FORM_HUES: Partial<Record<Form, string>> = {
   ridges: 'blue violet',
   dunes: 'gold orange',
   waves: 'blue teal cyan',
+  river: 'green',
+  land: 'green',
   blocks: 'indigo amber',
   trunks: 'green emerald',
   blossoms: 'pink green',
@@ -104,117 +71,115 @@ const FORM_HUES: Record<Form, string> = {
   orbs: 'magenta cyan',
 };
 
-const NIGHT = new Set([
-  'night',
-  'midnight',
-  'dark',
-  'starry',
-  'stars',
-  'star',
-  'space',
-  'galaxy',
-  'cosmos',
-  'nebula',
-  'moonlit',
-  'noir',
-]);
-const CALM = new Set([
-  'calm',
-  'slow',
-  'slowly',
-  'gentle',
-  'gently',
-  'serene',
-  'peaceful',
-  'still',
-  'quiet',
-  'lazy',
-  'tranquil',
-  'relaxing',
-  'soft',
-  'drifting',
-]);
-const FAST = new Set([
-  'fast',
-  'quick',
-  'quickly',
-  'rapid',
-  'energetic',
-  'frantic',
-  'action',
-  'intense',
-  'dynamic',
-  'wild',
-  'chase',
-  'racing',
-  'speed',
-  'explosive',
-  'hyper',
-]);
-const HUES = new Set([
-  'red',
-  'crimson',
-  'orange',
-  'amber',
-  'gold',
-  'golden',
-  'yellow',
-  'lime',
-  'green',
-  'emerald',
-  'teal',
-  'cyan',
-  'turquoise',
-  'blue',
-  'navy',
-  'indigo',
-  'violet',
-  'purple',
-  'magenta',
-  'pink',
-  'rose',
-  'brown',
-]);
+/** Banning the first bans the second too: no trees means no forest. */
+const ALSO_BANNED: Partial<Record<Form, Form>> = { tree: 'trunks' };
+
+/** Water a floating subject needs, and the road a car needs, when the prompt names neither. */
+const WATERS: readonly Form[] = ['waves', 'river'];
+const GROUNDS: readonly Form[] = [
+  'ridges',
+  'dunes',
+  'waves',
+  'beach',
+  'land',
+  'river',
+  'blocks',
+  'trunks',
+  'blossoms',
+  'road',
+  'flames',
+];
+/** Scenes of these have no ground unless one is named: the sky, outer space, the abstract. */
+const GROUNDLESS: readonly Form[] = ['clouds', 'planet', 'orbs'];
 
 export interface PromptReading {
-  /** Forms the prompt names, in the order of FORMS (back to front). */
+  /** Forms to draw, in the order of FORMS (back to front). */
   forms: Form[];
-  /** Forms the negative prompt names: never drawn, not even as the seed's own choice. */
+  /** How many of each subject drawn. */
+  counts: Partial<Record<Subject, number>>;
+  /** Forms the negative prompt names: never drawn. */
   bannedForms: Form[];
   weather: Weather[];
   /** Weather the negative prompt names. */
   bannedWeather: Weather[];
-  night: boolean;
+  /** The hour the words name; night for a moon without one, day otherwise. */
+  time: TimeOfDay;
   /** Motion speed the words ask for: below 1 calm, above 1 energetic. */
   tempo: number;
   /** Hue words for the palette when the prompt has none ('' otherwise). */
   impliedHues: string;
+  /** Whether the prompt names colours itself. */
+  huesNamed: boolean;
 }
 
-const wordsOf = (text: string | undefined) => (text ?? '').toLowerCase().match(/\p{L}+/gu) ?? [];
+export const wordsOf = (text: string | undefined) => (text ?? '').toLowerCase().match(/\p{L}+/gu) ?? [];
+
+/** The hour of the first word that names one. */
+function timeOf(words: readonly string[]): TimeOfDay | undefined {
+  for (const word of words) {
+    const time = TIMES.find((t) => TIME_WORDS[t].includes(word));
+    if (time) return time;
+  }
+  return undefined;
+}
+
+/** Forms the words name, with what they need to stand on or float in. */
+function formsOf(words: Set<string>, banned: readonly Form[]): Form[] {
+  const names = (form: Form) => wordsFor(form).some((w) => words.has(w));
+  const named = new Set(FORMS.filter((f) => names(f) && !banned.includes(f)));
+  const allowed = (form: Form) => !banned.includes(form);
+  if (named.has('beach') && allowed('waves')) named.add('waves');
+  if ((named.has('boat') || named.has('ship')) && !WATERS.some((w) => named.has(w)) && allowed('waves'))
+    named.add('waves');
+  if (named.has('car') && !named.has('road') && !named.has('blocks') && allowed('road')) named.add('road');
+  const groundless = SKY_WORDS.some((w) => words.has(w)) || [...named].some((f) => GROUNDLESS.includes(f));
+  if (!groundless && ![...named].some((f) => GROUNDS.includes(f)) && allowed('land')) named.add('land');
+  return FORMS.filter((f) => named.has(f));
+}
+
+/**
+ * How many of a subject the words ask for: one for a singular, for a plural the number said
+ * just before it ("two boats", "a few birds") or a small crowd of its own.
+ */
+function countOf(subject: Subject, list: readonly string[]): number {
+  const many = manyOf(subject);
+  const at = list.findIndex((w) => many.includes(w));
+  if (at < 0) return 1;
+  const said = list.slice(Math.max(0, at - 3), at).flatMap((w) => NUMBER_WORDS[w] ?? []);
+  return said.at(-1) ?? MANY[subject];
+}
 
 export function readPrompt(prompt: string, negativePrompt?: string): PromptReading {
-  const words = new Set(wordsOf(prompt));
+  const list = wordsOf(prompt);
+  const words = new Set(list);
   const unwanted = new Set(wordsOf(negativePrompt));
-  const names = (list: readonly string[], set: Set<string>) => list.some((w) => set.has(w));
-  const bannedForms = FORMS.filter((f) => names(FORM_WORDS[f], unwanted));
-  const forms = FORMS.filter((f) => names(FORM_WORDS[f], words) && !bannedForms.includes(f));
-  const bannedWeather = WEATHERS.filter((w) => names(WEATHER_WORDS[w], unwanted));
-  const named = WEATHERS.filter((w) => names(WEATHER_WORDS[w], words));
+  const unwantedForms = FORMS.filter((f) => wordsFor(f).some((w) => unwanted.has(w)));
+  const bannedForms = FORMS.filter(
+    (f) => unwantedForms.includes(f) || unwantedForms.some((u) => ALSO_BANNED[u] === f),
+  );
+  const forms = formsOf(words, bannedForms);
+  const counts: Partial<Record<Subject, number>> = {};
+  for (const subject of SUBJECTS) if (forms.includes(subject)) counts[subject] = countOf(subject, list);
+  const bannedWeather = WEATHERS.filter((w) => WEATHER_WORDS[w].some((word) => unwanted.has(word)));
+  const named = WEATHERS.filter((w) => WEATHER_WORDS[w].some((word) => words.has(word)));
   const implied = forms.flatMap((f) => FORM_WEATHER[f] ?? []);
   const weather = [...new Set([...named, ...implied])].filter((w) => !bannedWeather.includes(w));
-  const calm = [...words].filter((w) => CALM.has(w)).length;
-  const fast = [...words].filter((w) => FAST.has(w)).length;
+  const calm = list.filter((w) => CALM_WORDS.includes(w)).length;
+  const fast = list.filter((w) => FAST_WORDS.includes(w)).length;
   const tempo = calm > fast ? 0.5 : fast > calm ? 1.8 : 1;
-  const first = forms[0];
-  const impliedHues = [...words].some((w) => HUES.has(w)) || !first ? '' : FORM_HUES[first];
+  const time = timeOf(list) ?? (forms.includes('moon') ? 'night' : 'day');
+  const huesNamed = list.some((w) => HUE_WORDS.includes(w));
+  // The first form in FORM_HUES's order: grounds before the sky.
+  const hinted = (Object.keys(FORM_HUES) as Form[]).find((f) => forms.includes(f));
   return {
     forms,
+    counts,
     bannedForms,
     weather,
     bannedWeather,
-    night: [...words].some((w) => NIGHT.has(w)),
+    time,
     tempo,
-    impliedHues,
+    impliedHues: huesNamed || !hinted ? '' : (FORM_HUES[hinted] ?? ''),
+    huesNamed,
   };
 }

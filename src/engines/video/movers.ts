@@ -1,0 +1,150 @@
+/**
+ * Subjects that move while the camera moves: walkers stride, cars drive, birds beat their wings,
+ * boats drift and bob. Each is painted once per pose into a small sprite (a layer of its own,
+ * its origin where it stands) and laid into every frame where the near camera sees it then. One
+ * that leaves the stretch of world the camera covers comes back in on the other side.
+ */
+import { blend4, under } from './composite.js';
+import { layerFor, type Layer } from './layer.js';
+import type { Placed } from './layout.js';
+import type { Stage } from './stage.js';
+import { BOUNDS, SUBJECT_PAINTERS } from './subjects.js';
+import type { Motion } from './types.js';
+import type { Subject } from './vocabulary.js';
+
+/** Poses a cycle is drawn in, and the seconds one cycle lasts at scale 1. */
+const CYCLES: Partial<Record<Subject, [poses: number, seconds: number]>> = {
+  people: [8, 1.1],
+  birds: [4, 0.45],
+};
+
+export interface Mover {
+  poses: Layer[];
+  x: number;
+  y: number;
+  vx: number;
+  /** Seconds per pose cycle (0: one pose). */
+  cycle: number;
+  /** Bobbing on the water: world units, and its phase. */
+  bob: number;
+  phase: number;
+  /** The world stretch it wraps around in. */
+  left: number;
+  span: number;
+}
+
+const still: Motion = { x: 0, y: 0, zoom: 1, roll: 0 };
+
+function sprite(stage: Stage, placed: Placed, phase: number): Layer {
+  const [left, top, right, bottom] = BOUNDS[placed.subject];
+  const u = stage.unit * placed.scale;
+  const [x0, x1] = placed.facing === 1 ? [left, right] : [-right, -left];
+  // A layer over the world box [x0, x1] × [top, bottom] (times u) around the origin.
+  const width = Math.ceil((x1 - x0) * u);
+  const height = Math.ceil((bottom - top) * u);
+  const layer = layerFor([still], width, height, 1, 1);
+  const shiftX = Math.round((x0 + x1) * u * 0.5);
+  const shiftY = Math.round((top + bottom) * u * 0.5);
+  const centred: Layer = { ...layer, ox: layer.ox - shiftX, oy: layer.oy - shiftY };
+  SUBJECT_PAINTERS[placed.subject](centred, stage, { ...placed, x: 0, foot: 0, phase });
+  return centred;
+}
+
+/** Sprites for every moving subject, wrapping within `extent` (the near layer's). */
+export function moversFor(placed: readonly Placed[], stage: Stage, extent: readonly number[]): Mover[] {
+  const [left, , right] = extent as [number, number, number, number];
+  return placed.map((p) => {
+    const [poses, seconds] = CYCLES[p.subject] ?? [1, 0];
+    const margin = 0.3 * stage.unit * p.scale;
+    const floats = p.subject === 'boat' || p.subject === 'ship';
+    return {
+      poses: Array.from({ length: poses }, (_, k) => sprite(stage, p, p.phase + (2 * Math.PI * k) / poses)),
+      x: p.x,
+      y: p.foot,
+      vx: p.speed,
+      cycle: seconds * p.scale,
+      bob: floats ? 0.003 * stage.unit * p.scale : 0,
+      phase: p.phase,
+      left: left - margin,
+      span: right - left + 2 * margin,
+    };
+  });
+}
+
+/** Lays one sprite over the frame where motion `m` sees world point (x, y) as its origin. */
+function lay(
+  frame: Int32Array,
+  width: number,
+  height: number,
+  sprite: Layer,
+  m: Motion,
+  x: number,
+  y: number,
+  opacity: number,
+): void {
+  const zoom = m.zoom;
+  const [cos, sin] = [Math.cos(m.roll), Math.sin(m.roll)];
+  const [cx, cy] = [m.x * width, m.y * height];
+  const toFrame = (wx: number, wy: number): [number, number] => [
+    width / 2 + zoom * (cos * (wx - cx) + sin * (wy - cy)),
+    height / 2 + zoom * (-sin * (wx - cx) + cos * (wy - cy)),
+  ];
+  // The sprite's corners in the frame bound the pixels to visit.
+  const corners = [
+    [0, 0],
+    [sprite.width, 0],
+    [0, sprite.height],
+    [sprite.width, sprite.height],
+  ].map(([px, py]) => toFrame(x + (px! - sprite.ox), y + (py! - sprite.oy)));
+  const u0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[0]))));
+  const u1 = Math.min(width - 1, Math.ceil(Math.max(...corners.map((c) => c[0]))));
+  const v0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c[1]))));
+  const v1 = Math.min(height - 1, Math.ceil(Math.max(...corners.map((c) => c[1]))));
+  const k = Math.round(Math.min(1, Math.max(0, opacity)) * 128);
+  if (k === 0) return;
+  for (let v = v0; v <= v1; v += 1) {
+    for (let u = u0; u <= u1; u += 1) {
+      const [du, dv] = [(u - width / 2) / zoom, (v - height / 2) / zoom];
+      const sx = sprite.ox + cx + cos * du - sin * dv - x;
+      const sy = sprite.oy + cy + sin * du + cos * dv - y;
+      const ix = Math.floor(sx);
+      const iy = Math.floor(sy);
+      if (ix < 0 || iy < 0 || ix + 1 >= sprite.width || iy + 1 >= sprite.height) continue;
+      const i = iy * sprite.width + ix;
+      const d = sprite.data;
+      let top = blend4(
+        d[i]!,
+        d[i + 1]!,
+        d[i + sprite.width]!,
+        d[i + sprite.width + 1]!,
+        ((sx - ix) * 128) | 0,
+        ((sy - iy) * 128) | 0,
+      );
+      if (top === 0) continue;
+      if (k < 128) top = blend4(top, 0, top, 0, 128 - k, 0);
+      const o = v * width + u;
+      frame[o] = under(top, frame[o]!);
+    }
+  }
+}
+
+/** Draws every mover at time t (seconds) as the near camera `m` sees it; `opacity` fades all. */
+export function drawMovers(
+  frame: Int32Array,
+  width: number,
+  height: number,
+  movers: readonly Mover[],
+  t: number,
+  m: Motion,
+  opacity: number,
+): void {
+  if (opacity <= 0) return;
+  for (const mover of movers) {
+    const travelled = mover.x + mover.vx * t - mover.left;
+    const x = mover.left + (((travelled % mover.span) + mover.span) % mover.span);
+    const y = mover.y + mover.bob * Math.sin(t * 2.2 + mover.phase);
+    const pose =
+      mover.cycle > 0 ? Math.floor((t / mover.cycle) * mover.poses.length) % mover.poses.length : 0;
+    lay(frame, width, height, mover.poses[pose]!, m, x, y, opacity);
+  }
+}
