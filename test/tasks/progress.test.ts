@@ -82,6 +82,7 @@ describe('progress of long tasks', () => {
   it('a video counts its frames rendered, and a retrieval sees how far it is while it runs', async () => {
     let running: Record<string, unknown> | undefined;
     const body = { model: 'maxi-t2v', action: 'generate', prompt: 'waves on a quiet shore' };
+    const started = Date.now();
     const lines = await stream('/maxi/videos', body, async (line) => {
       if (running || line.progress.stage !== 'render') return;
       // A line is published once its progress is kept: any node's retrieval now sees as far.
@@ -91,6 +92,10 @@ describe('progress of long tasks', () => {
     });
     expect(running).toBeDefined();
     expect(checkProgress(lines)).toContain('render');
+    // Each of its 144 frames is reported, yet the stream is not flooded: a line per 5 % or per
+    // 250 ms at most, besides the changes of state.
+    const elapsed = Date.now() - started;
+    expect(lines.length).toBeLessThanOrEqual(5 + 20 + Math.ceil(elapsed / 250));
     const finished = await retrieve('maxi', lines[0]!.task_id);
     expect(finished.progress).toEqual({ fraction: 1, stage: 'done' });
   });
