@@ -40,9 +40,10 @@ describe.each(BACKENDS)('%s', (backend) => {
 
     it('are refunded on failure and on expiry, once', async () => {
       const { secret, balance } = await account(30);
+      // Long enough to be still running when the balance is first read, on a loaded machine too.
       const failed = await server.post(
         '/tune/audios',
-        generate('sleep=50 fail=upstream_error', { async: true }),
+        generate('sleep=2000 fail=upstream_error', { async: true }),
         secret,
       );
       const expired = await server.post('/tune/audios', generate('hang', { async: true }), secret);
