@@ -20,7 +20,7 @@ function gradient(layer: Layer, s: Stage, ground: boolean): void {
     const color =
       ground && y > s.horizon
         ? shade(far, 1 - 0.3 * Math.min(1, (y - s.horizon) / u))
-        : mixRgb(s.skyLow, s.skyTop, Math.min(1, Math.max(0, (s.horizon - y) / (0.6 * u))));
+        : mixRgb(s.skyLow, s.skyTop, Math.min(1, Math.max(0, (s.horizon - y) / (0.9 * u))));
     layer.data.fill(packed(color), py * layer.width, (py + 1) * layer.width);
   }
 }

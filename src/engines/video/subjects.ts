@@ -28,14 +28,16 @@ export interface Pose {
 /** Glowing things (lanterns, lit windows, headlights) show after dusk. */
 const evening = (s: Stage) => s.time === 'dusk' || s.time === 'night';
 
-/** A shape given in the subject's own units (frame heights at scale 1, x toward where it faces). */
-function shape(layer: Layer, s: Stage, p: Pose, points: readonly Point[], rgb: Rgb): void {
+/**
+ * A polygon given as x, y, x, y … in the subject's own units (frame heights at scale 1, x toward
+ * where it faces).
+ */
+function shape(layer: Layer, s: Stage, p: Pose, xy: readonly number[], rgb: Rgb): void {
   const u = s.unit * p.scale;
-  fillPolygon(
-    layer,
-    points.map(([x, y]) => [p.x + p.facing * x * u, p.foot + y * u]),
-    rgb,
-  );
+  const points: Point[] = [];
+  for (let i = 0; i + 1 < xy.length; i += 2)
+    points.push([p.x + p.facing * xy[i]! * u, p.foot + xy[i + 1]! * u]);
+  fillPolygon(layer, points, rgb);
 }
 
 /** A rectangle in the subject's own units. */
@@ -49,18 +51,7 @@ function box(
   y1: number,
   rgb: Rgb,
 ): void {
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [x0, y0],
-      [x1, y0],
-      [x1, y1],
-      [x0, y1],
-    ],
-    rgb,
-  );
+  shape(layer, s, p, [x0, y0, x1, y0, x1, y1, x0, y1], rgb);
 }
 
 function round(layer: Layer, s: Stage, p: Pose, x: number, y: number, r: number, rgb: Rgb, alpha = 1): void {
@@ -82,18 +73,7 @@ function lighthouse(layer: Layer, s: Stage, p: Pose): void {
     const [y0, y1] = [(-tower * b) / bands, (-tower * (b + 1)) / bands];
     const [w0, w1] = [base + ((top - base) * b) / bands, base + ((top - base) * (b + 1)) / bands];
     const color: Rgb = b % 2 === 0 ? [238, 236, 230] : [186, 44, 40];
-    shape(
-      layer,
-      s,
-      p,
-      [
-        [-w0, y0],
-        [w0, y0],
-        [w1, y1],
-        [-w1, y1],
-      ],
-      lit(s, color),
-    );
+    shape(layer, s, p, [-w0, y0, w0, y0, w1, y1, -w1, y1], lit(s, color));
   }
   box(layer, s, p, -0.007, -0.032, 0.007, 0, lit(s, [62, 50, 44]));
   const gallery = -tower - 0.012;
@@ -101,17 +81,7 @@ function lighthouse(layer: Layer, s: Stage, p: Pose): void {
   const lamp = gallery - 0.045;
   if (evening(s)) round(layer, s, p, 0, (lamp + gallery) / 2, 0.05, [255, 226, 150], 0.4);
   box(layer, s, p, -top * 0.8, lamp, top * 0.8, gallery, [255, 238, 168]);
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-top * 1.1, lamp],
-      [top * 1.1, lamp],
-      [0, lamp - 0.035],
-    ],
-    lit(s, [70, 40, 40]),
-  );
+  shape(layer, s, p, [-top * 1.1, lamp, top * 1.1, lamp, 0, lamp - 0.035], lit(s, [70, 40, 40]));
 }
 
 function house(layer: Layer, s: Stage, p: Pose): void {
@@ -125,17 +95,7 @@ function house(layer: Layer, s: Stage, p: Pose): void {
   const wall = lit(s, walls[Math.floor(random() * walls.length)]!);
   box(layer, s, p, 0.022, -0.13, 0.038, -0.08, lit(s, [110, 70, 60]));
   box(layer, s, p, -0.06, -0.07, 0.06, 0, wall);
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.074, -0.068],
-      [0.074, -0.068],
-      [0, -0.125],
-    ],
-    lit(s, [132, 52, 40]),
-  );
+  shape(layer, s, p, [-0.074, -0.068, 0.074, -0.068, 0, -0.125], lit(s, [132, 52, 40]));
   box(layer, s, p, -0.012, -0.042, 0.012, 0, lit(s, [82, 56, 40]));
   const pane: Rgb = evening(s) ? [255, 214, 130] : lit(s, [150, 190, 220]);
   for (const x of [-0.036, 0.036]) box(layer, s, p, x - 0.01, -0.054, x + 0.01, -0.034, pane);
@@ -155,34 +115,14 @@ function castle(layer: Layer, s: Stage, p: Pose): void {
   battlements(-0.06, 0.06, -0.24);
   for (const x of [-0.17, 0.17]) {
     box(layer, s, p, x - 0.036, -0.22, x + 0.036, 0, shade(stone, 1.06));
-    shape(
-      layer,
-      s,
-      p,
-      [
-        [x - 0.046, -0.22],
-        [x + 0.046, -0.22],
-        [x, -0.3],
-      ],
-      roof,
-    );
+    shape(layer, s, p, [x - 0.046, -0.22, x + 0.046, -0.22, x, -0.3], roof);
     box(layer, s, p, x - 0.005, -0.18, x + 0.005, -0.155, evening(s) ? [255, 210, 130] : dark);
   }
   box(layer, s, p, -0.026, -0.05, 0.026, 0, dark);
   round(layer, s, p, 0, -0.05, 0.026, dark);
   box(layer, s, p, -0.008, -0.2, 0.008, -0.17, evening(s) ? [255, 210, 130] : dark);
   line(layer, s, p, [0, -0.254], [0, -0.31], 0.004, dark);
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [0.002, -0.31],
-      [0.05, -0.297],
-      [0.002, -0.284],
-    ],
-    lit(s, s.palette.colors[0]!),
-  );
+  shape(layer, s, p, [0.002, -0.31, 0.05, -0.297, 0.002, -0.284], lit(s, s.palette.colors[0]!));
 }
 
 /** A suspension bridge: two towers, cables sagging between them, a deck across the whole view. */
@@ -220,18 +160,7 @@ function bridge(layer: Layer, s: Stage, p: Pose): void {
 
 function tree(layer: Layer, s: Stage, p: Pose): void {
   const random = seeded(p.look);
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.01, 0],
-      [0.01, 0],
-      [0.006, -0.13],
-      [-0.006, -0.13],
-    ],
-    lit(s, [92, 64, 42]),
-  );
+  shape(layer, s, p, [-0.01, 0, 0.01, 0, 0.006, -0.13, -0.006, -0.13], lit(s, [92, 64, 42]));
   const leaves = lit(s, mixRgb(s.palette.colors[1]!, [72, 130, 62], 0.65));
   for (let k = 0; k < 7; k += 1) {
     const angle = (k / 7) * Math.PI * 2 + random();
@@ -259,38 +188,13 @@ function boat(layer: Layer, s: Stage, p: Pose): void {
     layer,
     s,
     p,
-    [
-      [-0.05, -0.024],
-      [0.064, -0.03],
-      [0.036, 0.004],
-      [-0.04, 0.004],
-    ],
+    [-0.05, -0.024, 0.064, -0.03, 0.036, 0.004, -0.04, 0.004],
     lit(s, hulls[Math.floor(random() * hulls.length)]!),
   );
   line(layer, s, p, [0, -0.026], [0, -0.118], 0.004, lit(s, [70, 56, 46]));
   const sail = lit(s, [246, 243, 232]);
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [0.004, -0.114],
-      [0.004, -0.034],
-      [0.052, -0.034],
-    ],
-    sail,
-  );
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.004, -0.1],
-      [-0.004, -0.034],
-      [-0.038, -0.034],
-    ],
-    shade(sail, 0.9),
-  );
+  shape(layer, s, p, [0.004, -0.114, 0.004, -0.034, 0.052, -0.034], sail);
+  shape(layer, s, p, [-0.004, -0.1, -0.004, -0.034, -0.038, -0.034], shade(sail, 0.9));
 }
 
 function ship(layer: Layer, s: Stage, p: Pose): void {
@@ -302,30 +206,8 @@ function ship(layer: Layer, s: Stage, p: Pose): void {
   box(layer, s, p, -0.125, -0.165, -0.095, -0.115, lit(s, [176, 42, 32]));
   box(layer, s, p, -0.125, -0.175, -0.095, -0.165, lit(s, [30, 30, 34]));
   line(layer, s, p, [0.15, -0.05], [0.15, -0.14], 0.004, lit(s, [60, 60, 66]));
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.2, -0.045],
-      [0.232, -0.062],
-      [0.19, 0.005],
-      [-0.19, 0.005],
-    ],
-    lit(s, [40, 46, 58]),
-  );
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.19, -0.006],
-      [0.2, -0.006],
-      [0.19, 0.005],
-      [-0.19, 0.005],
-    ],
-    lit(s, [150, 42, 36]),
-  );
+  shape(layer, s, p, [-0.2, -0.045, 0.232, -0.062, 0.19, 0.005, -0.19, 0.005], lit(s, [40, 46, 58]));
+  shape(layer, s, p, [-0.19, -0.006, 0.2, -0.006, 0.19, 0.005, -0.19, 0.005], lit(s, [150, 42, 36]));
 }
 
 function car(layer: Layer, s: Stage, p: Pose): void {
@@ -338,44 +220,10 @@ function car(layer: Layer, s: Stage, p: Pose): void {
     [236, 190, 40],
   ];
   const body = lit(s, paints[Math.floor(random() * paints.length)]!);
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.05, -0.038],
-      [-0.034, -0.066],
-      [0.028, -0.066],
-      [0.05, -0.038],
-    ],
-    body,
-  );
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.043, -0.04],
-      [-0.03, -0.061],
-      [0.024, -0.061],
-      [0.042, -0.04],
-    ],
-    lit(s, [120, 148, 168]),
-  );
+  shape(layer, s, p, [-0.05, -0.038, -0.034, -0.066, 0.028, -0.066, 0.05, -0.038], body);
+  shape(layer, s, p, [-0.043, -0.04, -0.03, -0.061, 0.024, -0.061, 0.042, -0.04], lit(s, [120, 148, 168]));
   line(layer, s, p, [-0.004, -0.061], [-0.004, -0.04], 0.004, body);
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.08, -0.012],
-      [-0.08, -0.038],
-      [0.078, -0.038],
-      [0.083, -0.024],
-      [0.08, -0.012],
-    ],
-    body,
-  );
+  shape(layer, s, p, [-0.08, -0.012, -0.08, -0.038, 0.078, -0.038, 0.083, -0.024, 0.08, -0.012], body);
   for (const x of [-0.05, 0.05]) {
     round(layer, s, p, x, -0.014, 0.014, [24, 24, 28]);
     round(layer, s, p, x, -0.014, 0.006, lit(s, [150, 150, 156]));
@@ -414,18 +262,7 @@ function person(layer: Layer, s: Stage, p: Pose): void {
   ];
   line(layer, s, p, hip, limb(hip, 0.06, -swing), 0.011, shade(trousers, 0.8));
   line(layer, s, p, shoulder, limb(shoulder, 0.046, swing), 0.008, shade(shirt, 0.8));
-  shape(
-    layer,
-    s,
-    p,
-    [
-      [-0.013, -0.104],
-      [0.013, -0.104],
-      [0.011, -0.058],
-      [-0.011, -0.058],
-    ],
-    shirt,
-  );
+  shape(layer, s, p, [-0.013, -0.104, 0.013, -0.104, 0.011, -0.058, -0.011, -0.058], shirt);
   line(layer, s, p, hip, limb(hip, 0.06, swing), 0.011, trousers);
   line(layer, s, p, shoulder, limb(shoulder, 0.046, -swing), 0.008, shirt);
   round(layer, s, p, 0, -0.118, 0.011, skin);
@@ -440,13 +277,7 @@ function bird(layer: Layer, s: Stage, p: Pose): void {
       layer,
       s,
       p,
-      [
-        [0, -0.003],
-        [side * 0.012, -0.008 - lift * 0.5],
-        [side * 0.03, -lift],
-        [side * 0.014, 0.004],
-        [0, 0.004],
-      ],
+      [0, -0.003, side * 0.012, -0.008 - lift * 0.5, side * 0.03, -lift, side * 0.014, 0.004, 0, 0.004],
       ink,
     );
   }
@@ -486,13 +317,7 @@ export function rock(layer: Layer, s: Stage, p: Pose, half: number): void {
     layer,
     s,
     p,
-    [
-      [-half * 1.4, 0.03],
-      [-half, 0.002],
-      [-half * 0.3, -0.004],
-      [half, 0],
-      [half * 1.4, 0.03],
-    ],
+    [-half * 1.4, 0.03, -half, 0.002, -half * 0.3, -0.004, half, 0, half * 1.4, 0.03],
     lit(s, [90, 82, 76]),
   );
 }

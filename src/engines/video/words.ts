@@ -74,8 +74,9 @@ const FORM_HUES: Partial<Record<Form, string>> = {
 /** Banning the first bans the second too: no trees means no forest. */
 const ALSO_BANNED: Partial<Record<Form, Form>> = { tree: 'trunks' };
 
-/** Water a floating subject needs, and the road a car needs, when the prompt names neither. */
+/** Water a boat or a ship can float on. */
 const WATERS: readonly Form[] = ['waves', 'river'];
+/** Forms that are a ground of their own: without one, a scene gets plain land. */
 const GROUNDS: readonly Form[] = [
   'ridges',
   'dunes',
@@ -112,7 +113,7 @@ export interface PromptReading {
   huesNamed: boolean;
 }
 
-export const wordsOf = (text: string | undefined) => (text ?? '').toLowerCase().match(/\p{L}+/gu) ?? [];
+const wordsOf = (text: string | undefined) => (text ?? '').toLowerCase().match(/\p{L}+/gu) ?? [];
 
 /** The hour of the first word that names one. */
 function timeOf(words: readonly string[]): TimeOfDay | undefined {
