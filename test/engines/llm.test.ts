@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatCompletion, ChatCompletionChunk } from '../../src/contract/chat.js';
 import { LocalLlm, LocalLlmError } from '../../src/engines/llm/index.js';
+import { listenToLlamaLogs } from '../../src/engines/llm/runtime.js';
 import type {
   ChatCompletion as Completion,
   ChatMessage,
@@ -23,8 +24,12 @@ import { writeTinyGguf } from '../support/tiny-gguf.js';
 let dir: string;
 let modelPath: string;
 let llm: LocalLlm;
-/** llama.cpp's log lines (process-wide, set by the first model opened), kept off the test output. */
+/**
+ * llama.cpp's log lines while this file runs. The runtime is one per process: another file may
+ * have loaded it first, with its own logger, so the lines are heard through a listener.
+ */
 const logs: string[] = [];
+const stopListening = listenToLlamaLogs((level, message) => logs.push(`${level}: ${message}`));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'switchyard-llm-'));
@@ -33,11 +38,13 @@ beforeAll(async () => {
   llm = await LocalLlm.open(modelPath, {
     threads: 1,
     contextSize: 2048,
-    logger: (level, message) => logs.push(`${level}: ${message}`),
+    // Kept off the test output when this file loads the runtime first.
+    logger: () => undefined,
   });
 });
 
 afterAll(async () => {
+  stopListening();
   await llm?.close();
   await rm(dir, { recursive: true, force: true });
 });
