@@ -10,7 +10,7 @@ DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tess
 OCR_SERVER := dist/native/ocr-server
 STAMP := node_modules/.installed
 
-.PHONY: setup debian deps build run test lint typecheck services bench clean
+.PHONY: setup debian deps build run test lint eslint format-check typecheck services bench clean
 
 setup: build
 
@@ -64,14 +64,20 @@ services:
 	  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no
 	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 
-lint: deps
+lint: eslint format-check
+
+eslint: deps
 	npx eslint .
+
+format-check: deps
 	npx prettier --check .
 
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
-test: setup services typecheck lint
+# The static checks are single-threaded: they run side by side, each one's output kept together.
+test: setup services
+	@$(MAKE) --no-print-directory -j3 --output-sync=target typecheck eslint format-check
 	npx vitest run
 
 bench: setup
