@@ -59,15 +59,16 @@ describe('/tune/audios generate', () => {
   });
 
   it('derives title, style and lyrics from a description', async () => {
+    // "short": a verse and a chorus, not the whole form (the lyric writer's own test covers both).
     const items = await tune(server, token, {
       action: 'generate',
-      prompt: 'a happy pop song about summer at the beach',
+      prompt: 'a short happy pop song about summer at the beach',
     });
     for (const item of items) {
       expect(item.title.length).toBeGreaterThan(0);
       expect(item.style).toContain('happy');
       expect(item.lyric).toMatch(/\[(Verse|Chorus)/);
-      expect(item.prompt).toBe('a happy pop song about summer at the beach');
+      expect(item.prompt).toBe('a short happy pop song about summer at the beach');
     }
   });
 

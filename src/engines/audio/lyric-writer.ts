@@ -58,7 +58,7 @@ const STOP = new Set(
     'from into over under style genre tune lyrics lyric vocal vocals sung singing please generate want need just so ' +
     'by as up down out all one two can could would should will what when where who how which there their them his her ' +
     'mine yours not no yes do does did have has had more most than then also only even still get got let lets let’s ' +
-    'feat featuring version kind sort type piece sound sounds'
+    'feat featuring version kind sort type piece sound sounds short brief little jingle snippet'
   ).split(' '),
 );
 
@@ -132,7 +132,13 @@ function titleWord(words: string[], random: Random): string {
   return words.length > 0 ? pick(random, words.slice(0, 3)) : pick(random, DEFAULT_WORDS);
 }
 
-/** Lyrics with section markers: verse, chorus, second verse, chorus, and sometimes a bridge and an outro. */
+/** A description that asks for a short song ("a short jingle for…") gets one verse and one chorus. */
+const SHORT = /\b(short|brief|jingle|snippet)\b/i;
+
+/**
+ * Lyrics with section markers: verse, chorus, second verse, chorus, and sometimes a bridge and an
+ * outro; a verse and a chorus alone when the description asks for a short song.
+ */
 export function writeLyrics(prompt: string, seed: number): string {
   const random = seeded(hashOf(prompt, seed));
   const found = contentWords(prompt);
@@ -146,12 +152,13 @@ export function writeLyrics(prompt: string, seed: number): string {
   const sections = [
     ['[Verse]', ...stanza(VERSE, words, hook, random, at)],
     ['[Chorus]', ...chorus],
-    ['[Verse 2]', ...stanza(VERSE, words, hook, random, at)],
-    ['[Chorus]', ...chorus],
   ];
-  if (random() < 0.5)
-    sections.push(['[Bridge]', ...stanza(BRIDGE, words, hook, random, at)], ['[Chorus]', ...chorus]);
-  if (random() < 0.5) sections.push(['[Outro]', `${hook}, ${hook}`, `Oh, ${hook}`]);
+  if (!SHORT.test(prompt)) {
+    sections.push(['[Verse 2]', ...stanza(VERSE, words, hook, random, at)], ['[Chorus]', ...chorus]);
+    if (random() < 0.5)
+      sections.push(['[Bridge]', ...stanza(BRIDGE, words, hook, random, at)], ['[Chorus]', ...chorus]);
+    if (random() < 0.5) sections.push(['[Outro]', `${hook}, ${hook}`, `Oh, ${hook}`]);
+  }
   return sections.map((lines) => lines.join('\n')).join('\n\n');
 }
 
