@@ -7,12 +7,17 @@
  */
 const SECRET_PARAM = /token|key|secret|signature|sig|auth|password|credential/i;
 const INLINE_KEEP = 128;
+/**
+ * The scheme and the slashes before the authority: for http(s) the URL parser skips any run of `/`
+ * and `\`, so `http:///user:pass@host` and `http:\\user:pass@host` carry credentials too.
+ */
+const SCHEME = /^https?:[/\\]*/i;
 /** Where the authority of an http(s) URL ends; the URL parser reads `\` as `/` for these schemes. */
 const AUTHORITY_END = /[/\\?#]/;
 
 /** The URL without `user:password@`; the parser splits the authority at its last `@`. */
 function withoutCredentials(url: string): string {
-  const start = url.indexOf('//') + 2;
+  const start = (SCHEME.exec(url) as RegExpExecArray)[0].length;
   const end = url.slice(start).search(AUTHORITY_END);
   const authority = end === -1 ? url.slice(start) : url.slice(start, start + end);
   const at = authority.lastIndexOf('@');
@@ -48,7 +53,7 @@ function redactString(value: string): string {
     const header = value.slice(0, Math.min(value.indexOf(',') + 1 || INLINE_KEEP, INLINE_KEEP));
     return `${header}… (${value.length} characters)`;
   }
-  if (!/^https?:\/\//i.test(value)) return value;
+  if (!SCHEME.test(value)) return value;
   return withoutSecretParams(withoutCredentials(value));
 }
 

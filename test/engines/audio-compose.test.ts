@@ -906,11 +906,17 @@ describe('the lyric writer', () => {
     }
     expect(writeLyrics('rain', 1)).not.toBe(writeLyrics('rain', 2));
     // A short song: one verse and one chorus, and "short" is no word of the lyrics.
-    for (const prompt of ['a short song about rain', 'a brief jingle for a bakery']) {
+    for (const prompt of [
+      'a short song about rain',
+      'a brief jingle for a bakery',
+      'a short happy pop song',
+    ]) {
       const short = writeLyrics(prompt, 5);
       expect(parseLyrics(short).map((s) => s.kind)).toEqual(['verse', 'chorus']);
       expect(short).not.toMatch(/short|brief|jingle/i);
     }
+    // "short" that describes something else leaves the whole form.
+    expect(writeLyrics('a song about a short man and a long road', 5)).toContain('[Verse 2]');
     expect(writeLyrics('A song about rain on the window', 5)).toMatch(/rain|window/);
     expect(writeLyrics('一首关于下雨的歌', 5)).toMatch(/[\u4e00-\u9fff]/);
   });

@@ -38,9 +38,15 @@ function printed(text: string, family: string): LineCrop {
 }
 
 // This file's atlas is rendered and saved here, not in the user's cache.
+// The variable is put back afterwards: later files in this process keep the usual cache.
 const cache = mkdtempSync(join(tmpdir(), 'glyph-cache-'));
+const usualCache = process.env.XDG_CACHE_HOME;
 process.env.XDG_CACHE_HOME = cache;
-afterAll(() => rmSync(cache, { recursive: true, force: true }));
+afterAll(() => {
+  if (usualCache === undefined) delete process.env.XDG_CACHE_HOME;
+  else process.env.XDG_CACHE_HOME = usualCache;
+  rmSync(cache, { recursive: true, force: true });
+});
 
 const reading = (text: string): Reading => [...text].map((char) => ({ char, weight: 80 }));
 const textOf = (line: Reading) => line.map((c) => c.char).join('');

@@ -50,6 +50,12 @@ describe('kept URLs', () => {
     ['a name broken by a tab', 'https://h/?to\tken=1', 'https://h/?to\tken=redacted'],
     ['a name without a value', 'https://h/?token&password=', 'https://h/?token&password=redacted'],
     ['an empty query and fragment', 'https://h/?#', 'https://h/?#'],
+    // The parser skips any run of slashes and backslashes after an http(s) scheme.
+    ['three slashes', 'http:///user:pass@example.com/x?token=1', 'http:///example.com/x?token=redacted'],
+    ['four slashes', 'https:////u:p@h.com/', 'https:////h.com/'],
+    ['one slash', 'http:/u:p@h.com/a', 'http:/h.com/a'],
+    ['backslashes', 'https:\\\\u:p@h.com\\a', 'https:\\\\h.com\\a'],
+    ['no slash', 'http:u:p@h.com', 'http:h.com'],
   ];
 
   it.each(cases)('%s', (_, sent, kept) => {

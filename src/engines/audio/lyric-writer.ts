@@ -132,8 +132,12 @@ function titleWord(words: string[], random: Random): string {
   return words.length > 0 ? pick(random, words.slice(0, 3)) : pick(random, DEFAULT_WORDS);
 }
 
-/** A description that asks for a short song ("a short jingle for…") gets one verse and one chorus. */
-const SHORT = /\b(short|brief|jingle|snippet)\b/i;
+/**
+ * A description that asks for a short song ("a short pop song", "a jingle for…") gets one verse and
+ * one chorus; "a song about a short man" is no such request.
+ */
+const SHORT =
+  /\b(?:(?:short|brief)(?:\s+[\p{L}-]+){0,3}?\s+(?:song|tune|track|piece|number|ballad|one)|jingle|snippet)s?\b/iu;
 
 /**
  * Lyrics with section markers: verse, chorus, second verse, chorus, and sometimes a bridge and an
