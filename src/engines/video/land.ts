@@ -181,13 +181,7 @@ function trunks(layer: Layer, s: Stage): void {
 function blossoms(layer: Layer, s: Stage): void {
   const u = s.unit;
   const bottom = bottomOf(layer);
-  const grass = lit(s, mixRgb(s.palette.colors[1]!, [90, 150, 70], 0.4));
-  fillColumns(
-    layer,
-    () => s.horizon,
-    () => bottom,
-    (_, y) => packed(shade(grass, 1.05 - 0.35 * Math.min(1, (y - s.horizon) / u))),
-  );
+  grass(layer, s, mixRgb(s.palette.colors[1]!, [90, 150, 70], 0.4), 0.35);
   const petals = (
     [
       s.palette.paper,
@@ -236,17 +230,22 @@ function beach(layer: Layer, s: Stage): void {
   );
 }
 
-/** Grass from the horizon down, darker toward the viewer: plain land, and a river's banks. */
-function land(layer: Layer, s: Stage): void {
+/** Grass of `color` from the horizon down, darker by `fade` a frame height nearer the viewer. */
+function grass(layer: Layer, s: Stage, color: Rgb, fade: number): void {
   const u = s.unit;
   const bottom = bottomOf(layer);
-  const grass = lit(s, mixRgb(s.palette.colors[1]!, [104, 150, 76], 0.65));
+  const lawn = lit(s, color);
   fillColumns(
     layer,
     () => s.horizon,
     () => bottom,
-    (_, y) => packed(shade(grass, 1.05 - 0.3 * Math.min(1, (y - s.horizon) / u))),
+    (_, y) => packed(shade(lawn, 1.05 - fade * Math.min(1, (y - s.horizon) / u))),
   );
+}
+
+/** Grass from the horizon down, darker toward the viewer: plain land, and a river's banks. */
+function land(layer: Layer, s: Stage): void {
+  grass(layer, s, mixRgb(s.palette.colors[1]!, [104, 150, 76], 0.65), 0.3);
 }
 
 /** Banks of grass, and water between them that mirrors the sky, with ripples across it. */

@@ -10,7 +10,7 @@ import { disc, mixRgb, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
 import { noise2 } from './noise.js';
 import { cellRandom, formRandom, lit, type Stage } from './stage.js';
-import type { Form } from './words.js';
+import { isGround, type Form } from './vocabulary.js';
 
 function gradient(layer: Layer, s: Stage, ground: boolean): void {
   const u = s.unit;
@@ -160,23 +160,9 @@ function pattern(layer: Layer, s: Stage): void {
   layer.data.set(words);
 }
 
-const GROUND: readonly Form[] = [
-  'ridges',
-  'dunes',
-  'waves',
-  'beach',
-  'land',
-  'river',
-  'blocks',
-  'trunks',
-  'blossoms',
-  'road',
-  'flames',
-];
-
 /** Paints the whole far layer, opaque. */
 export function paintSky(layer: Layer, stage: Stage, forms: readonly Form[]): void {
-  const ground = forms.some((f) => GROUND.includes(f));
+  const ground = forms.some(isGround);
   const abstract = !ground && forms.includes('orbs') && !stage.night;
   if (abstract) pattern(layer, stage);
   else gradient(layer, stage, ground);

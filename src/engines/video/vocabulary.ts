@@ -4,12 +4,8 @@
  * "bird" one), the weather, the hour of the day, the pace. A word not listed here draws nothing.
  */
 
-/** Every form, back to front: sky things, grounds, things standing on them, abstract orbs. */
-export const FORMS = [
-  'sun',
-  'moon',
-  'clouds',
-  'planet',
+/** Forms that are a ground of their own, back to front: without one, a scene gets plain land. */
+export const GROUNDS = [
   'ridges',
   'dunes',
   'waves',
@@ -21,19 +17,7 @@ export const FORMS = [
   'blossoms',
   'road',
   'flames',
-  'castle',
-  'house',
-  'lighthouse',
-  'bridge',
-  'tree',
-  'ship',
-  'boat',
-  'car',
-  'people',
-  'birds',
-  'orbs',
 ] as const;
-export type Form = (typeof FORMS)[number];
 
 /** Forms drawn as separate things, each named once ("boat") or several times ("boats"). */
 export const SUBJECTS = [
@@ -47,8 +31,14 @@ export const SUBJECTS = [
   'car',
   'people',
   'birds',
-] as const satisfies readonly Form[];
+] as const;
 export type Subject = (typeof SUBJECTS)[number];
+
+/** Every form, back to front: sky things, grounds, things standing on them, abstract orbs. */
+export const FORMS = ['sun', 'moon', 'clouds', 'planet', ...GROUNDS, ...SUBJECTS, 'orbs'] as const;
+export type Form = (typeof FORMS)[number];
+
+export const isGround = (form: Form): boolean => (GROUNDS as readonly Form[]).includes(form);
 
 export const WEATHERS = ['snow', 'rain', 'leaves', 'fireflies', 'bubbles', 'embers', 'dust'] as const;
 export type Weather = (typeof WEATHERS)[number];

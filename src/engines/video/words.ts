@@ -11,6 +11,7 @@ import {
   FAST_WORDS,
   FORMS,
   HUE_WORDS,
+  isGround,
   MANY,
   NUMBER_WORDS,
   SCENERY_WORDS,
@@ -76,20 +77,6 @@ const ALSO_BANNED: Partial<Record<Form, Form>> = { tree: 'trunks' };
 
 /** Water a boat or a ship can float on. */
 const WATERS: readonly Form[] = ['waves', 'river'];
-/** Forms that are a ground of their own: without one, a scene gets plain land. */
-const GROUNDS: readonly Form[] = [
-  'ridges',
-  'dunes',
-  'waves',
-  'beach',
-  'land',
-  'river',
-  'blocks',
-  'trunks',
-  'blossoms',
-  'road',
-  'flames',
-];
 /** Scenes of these have no ground unless one is named: the sky, outer space, the abstract. */
 const GROUNDLESS: readonly Form[] = ['clouds', 'planet', 'orbs'];
 
@@ -134,7 +121,7 @@ function formsOf(words: Set<string>, banned: readonly Form[]): Form[] {
     named.add('waves');
   if (named.has('car') && !named.has('road') && !named.has('blocks') && allowed('road')) named.add('road');
   const groundless = SKY_WORDS.some((w) => words.has(w)) || [...named].some((f) => GROUNDLESS.includes(f));
-  if (!groundless && ![...named].some((f) => GROUNDS.includes(f)) && allowed('land')) named.add('land');
+  if (!groundless && ![...named].some(isGround) && allowed('land')) named.add('land');
   return FORMS.filter((f) => named.has(f));
 }
 
