@@ -17,6 +17,8 @@ import { allowedOnlyWhen, requiredWhen, type Body } from './rules.js';
 import { TaskAccepted, TaskRecord } from './responses.js';
 import { retrievalMembers, retrievalRules } from './tasks.js';
 import type { Operation, Rule } from './types.js';
+// The capacity rule is the QR standard's, kept by the encoder in a module that imports nothing.
+import { capacityOf, isAscii } from '../engines/qr/capacity.js';
 
 export const QR_TYPES = ['link', 'text', 'email', 'phone', 'sms'] as const;
 export const QR_ECLS = ['L', 'M', 'Q', 'H'] as const;
@@ -44,15 +46,13 @@ export const QR_POSITIONS = [
 ] as const;
 type Ecl = (typeof QR_ECLS)[number];
 
-/** Byte-mode capacity of a version-40 symbol, the largest QR code, at each correction level. */
-export const QR_CAPACITY: Record<Ecl, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
-
-/**
- * The most bytes of this content a code holds: text that is not all ASCII is marked as UTF-8 by
- * a 12-bit ECI header, which costs it one byte of the version-40 capacity.
- */
-const qrCapacity = (content: string, ecl: Ecl): number =>
-  QR_CAPACITY[ecl] - (/^\p{ASCII}*$/u.test(content) ? 0 : 1);
+/** Byte-mode capacity of the largest QR code at each correction level, for ASCII text. */
+export const QR_CAPACITY: Readonly<Record<Ecl, number>> = {
+  L: capacityOf('', 'L'),
+  M: capacityOf('', 'M'),
+  Q: capacityOf('', 'Q'),
+  H: capacityOf('', 'H'),
+};
 
 /**
  * Defaults of the generation members. They are filled in by a rule, not by the schema: a schema
@@ -66,8 +66,7 @@ export const qrGenerationMembers = {
   content: Type.Optional(
     Type.String({
       minLength: 1,
-      description:
-        'What the code encodes; required with generate. At most 2953, 2331, 1663 or 1273 bytes of UTF-8 at ecl L, M, Q or H, one less when not all ASCII',
+      description: `What the code encodes; required with generate. At most ${QR_CAPACITY.L}, ${QR_CAPACITY.M}, ${QR_CAPACITY.Q} or ${QR_CAPACITY.H} bytes of UTF-8 at ecl L, M, Q or H, one less when not all ASCII`,
     }),
   ),
   type: Type.Optional(
@@ -162,9 +161,9 @@ const chosenEcl = (body: Body): Ecl | undefined =>
 const contentFits: Rule = (body) => {
   const ecl = chosenEcl(body);
   if (!isGenerate(body) || typeof body.content !== 'string' || ecl === undefined) return [];
-  const max = qrCapacity(body.content, ecl);
+  const max = capacityOf(body.content, ecl);
   const bytes = Buffer.byteLength(body.content, 'utf8');
-  const which = max < QR_CAPACITY[ecl] ? ' for text that is not all ASCII' : '';
+  const which = isAscii(body.content) ? '' : ' for text that is not all ASCII';
   return bytes > max
     ? [
         {

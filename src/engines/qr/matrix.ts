@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { correction, generate, mode } from 'lean-qr';
 import QRCode from 'qrcode';
+import { capacityOf, isAscii, type Ecl } from './capacity.js';
 import { TooDense } from './layout.js';
 
 const require = createRequire(import.meta.url);
@@ -16,24 +17,6 @@ const require = createRequire(import.meta.url);
 const alignment = require('qrcode/lib/core/alignment-pattern') as {
   getPositions(version: number): [number, number][];
 };
-
-export type Ecl = 'L' | 'M' | 'Q' | 'H';
-
-/** Data codewords of a version-40 symbol, the largest QR code. */
-const V40_DATA_CODEWORDS: Readonly<Record<Ecl, number>> = { L: 2956, M: 2334, Q: 1666, H: 1276 };
-/** A byte segment's header at version 40: 4-bit mode, 16-bit count. */
-const BYTE_HEADER_BITS = 20;
-/** ECI header: 4-bit mode 0111 and the 8-bit designator 26 (UTF-8). */
-const ECI_HEADER_BITS = 12;
-
-/** Whether the text is all ASCII, which every decoder reads the same without an ECI. */
-const isAscii = (text: string): boolean => /^\p{ASCII}*$/u.test(text);
-
-/** The most bytes of `text`'s kind a QR code holds at `ecl`: UTF-8 gives one to its ECI header. */
-function capacityOf(text: string, ecl: Ecl): number {
-  const header = BYTE_HEADER_BITS + (isAscii(text) ? 0 : ECI_HEADER_BITS);
-  return Math.floor((V40_DATA_CODEWORDS[ecl] * 8 - header) / 8);
-}
 
 export interface QrSymbol {
   size: number;
