@@ -148,12 +148,13 @@ describe('switchyard search', () => {
       byKind: { page: 9, news: 2, image: 1, video: 1, place: 2 },
     });
     const bad = join(dir, 'bad.jsonl');
-    writeFileSync(bad, '{"type":"news"}\n');
+    writeFileSync(bad, '{"type":"news"}\n{"type":"organic","link":"file:///etc/passwd","title":"Disk"}\n');
     const failed = await run(BIN, ['search', 'index', bad, '--index', index]).catch(
       (error: unknown) => error,
     );
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr).toContain('bad.jsonl:1: link: is required');
+    expect((failed as { stderr: string }).stderr).toContain('bad.jsonl:2: link: must be an http(s) URL');
   });
 });
 

@@ -54,9 +54,9 @@ export function searchCommands(configOption: () => Option): Command {
       if (options.baseUrl && !/^https?:\/\//.test(options.baseUrl))
         throw new Error(`--base-url: ${options.baseUrl} is not an http(s) URL`);
       const index = openIndex(options.config, options.index);
-      if (index.removedFileLinks > 0)
+      if (index.removedDocuments > 0)
         process.stderr.write(
-          `removed ${index.removedFileLinks} documents linked by file:// URLs (an earlier version's links); index their folders again\n`,
+          `removed ${index.removedDocuments} documents that an earlier version linked by file:// URLs, its own kept files or other than http(s); index their folders again\n`,
         );
       const started = Date.now();
       try {

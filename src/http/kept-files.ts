@@ -1,9 +1,11 @@
 /**
  * `/search/files/<key>/<path>`: the files the local search index keeps, which its results link
- * to. A file opens only under its link's own key, so only a link that a search gave out opens
- * one; the path is looked up in the index, never on the disk, so `..` reaches nothing. The
+ * to. A file opens only under its folder's own key, which only a search gives out; it opens the
+ * folder's other kept files too, as the relative links between its pages do, and nothing of
+ * another folder. The path is looked up in the index, never on the disk, so `..` reaches nothing. The
  * indexed pages are the operator's, not this service's: they are sandboxed (no scripts, no
- * access to this origin) and never sniffed into another type.
+ * access to this origin) and never sniffed into another type. The key in the path is what opens
+ * the folder's files, so a page sends no referrer to the sites it loads from or links to.
  */
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
@@ -21,6 +23,7 @@ export function registerKeptFiles(app: FastifyInstance, files: KeptFiles | undef
         .header('content-type', file.type)
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', 'sandbox')
+        .header('referrer-policy', 'no-referrer')
         .header('cache-control', 'no-cache')
         .send(file.content);
     },

@@ -2,7 +2,8 @@
  * Files indexed from a folder, as a client meets them: `switchyard search index` (the compiled
  * command) over a folder of HTML, Markdown and text and a JSONL export, then /serp/web over HTTP.
  * No link names the server's disk: each one opens on the server, or is the base URL given or the
- * record's own; the serving route opens nothing but kept files under their own keys.
+ * record's own; the serving route opens nothing but a folder's kept files under its key, so that
+ * the relative links between its pages open, and nothing of another folder.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SearchIndex } from '../../src/engines/searchindex/index.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 // Two runs of the command, each a process of its own: seconds each on a busy machine.
@@ -26,6 +28,23 @@ const indexPath = join(dir, 'index.db');
 const copyPath = join(dir, 'copy.db');
 const BASE = 'https://docs.example.com/handbook/';
 const RECORD_LINK = 'https://aero.example/gliders?ref=export';
+
+/**
+ * Two more folders, indexed by two commands, on soaring: a club's pages, which link each other by
+ * relative links, and a diary. Each is a site of its own.
+ */
+const CLUB: Record<string, string> = {
+  'index.html':
+    '<title>Soaring club</title><p>Soaring every weekend.</p><a href="lessons/first.html">First lesson</a>',
+  'lessons/first.html':
+    '<title>First soaring lesson</title><p>Soaring with an instructor.</p>' +
+    '<a href="../index.html">The club</a> <a href="second.html">Next</a>',
+  'lessons/second.html': '<title>Second soaring lesson</title><p>Soaring alone.</p>',
+};
+const DIARY: Record<string, string> = {
+  'ridge.md': '# Soaring the ridge\n\nSoaring along the ridge all afternoon.\n',
+  'wave.md': '# Soaring in wave\n\nSoaring in mountain wave.\n',
+};
 
 /** The files of the folder, by their path below it, with the type they are served with. */
 const FILES: Record<string, { content: string; type: string }> = {
@@ -67,6 +86,21 @@ beforeAll(async () => {
   );
   await cli('search', 'index', folder, exported, '--index', indexPath);
   await cli('search', 'index', published, '--index', indexPath, '--base-url', BASE);
+  for (const [name, files] of Object.entries({ club: CLUB, diary: DIARY })) {
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(join(dir, name, path, '..'), { recursive: true });
+      writeFileSync(join(dir, name, path), content);
+    }
+    await cli('search', 'index', join(dir, name), '--index', indexPath);
+  }
+  // What an earlier version took and may still hold: links and an image that are not http(s).
+  const old = new SearchIndex(indexPath);
+  old.add([
+    { link: 'javascript:alert(1)', title: 'Glider trick', text: 'A glider trick.' },
+    { link: 'file:///home/me/glider.md', title: 'Glider notes', text: 'Glider notes on my disk.' },
+    { link: RECORD_LINK, title: 'Gliders', text: 'Glider basics.', image_url: 'file:///home/me/glider.png' },
+  ]);
+  old.close();
   copyFileSync(indexPath, copyPath);
   server = await startServer({ 'search.index_path': indexPath });
   token = await server.token();
@@ -77,15 +111,32 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function links(on: TestServer, as: string): Promise<{ text: string; links: string[] }> {
-  const answer = await on.post('/serp/web', { query: 'glider', number: 20 }, as);
+interface Organic {
+  link: string;
+  title: string;
+  sitelinks?: { link: string }[];
+}
+
+async function search(
+  on: TestServer,
+  as: string,
+  body: object,
+): Promise<{ text: string; organic: Organic[] }> {
+  const answer = await on.post('/serp/web', body, as);
   expect(answer.status, answer.text).toBe(200);
-  const organic = answer.body.organic as { link: string; sitelinks?: { link: string }[] }[];
+  return { text: answer.text, organic: answer.body.organic as Organic[] };
+}
+
+async function links(on: TestServer, as: string): Promise<{ text: string; links: string[] }> {
+  const { text, organic } = await search(on, as, { query: 'glider', number: 20 });
   return {
-    text: answer.text,
+    text,
     links: organic.flatMap((item) => [item.link, ...(item.sitelinks ?? []).map((s) => s.link)]),
   };
 }
+
+/** A served link's key: what follows `/search/files/`. */
+const keyOf = (link: string) => /\/search\/files\/([^/]+)\//.exec(link)?.[1];
 
 /** A served link's file path: what follows `/search/files/<key>/`. */
 const keptPath = (link: string) =>
@@ -107,8 +158,14 @@ function rawGet(path: string): Promise<number> {
 describe('files indexed from a folder', () => {
   it('are linked on the server, the base URL given or the record, never on the disk', async () => {
     const answer = await links(server, token);
-    expect(answer.text).not.toContain('file:');
-    expect(answer.text).not.toContain(dir);
+    for (const text of [
+      answer.text,
+      (await server.post('/serp/web', { query: 'glider', type: 'images' }, token)).text,
+    ]) {
+      expect(text).not.toContain('file:');
+      expect(text).not.toContain('javascript:');
+      expect(text).not.toContain(dir);
+    }
     expect(answer.links).toContain(RECORD_LINK);
     expect(answer.links).toContain(`${BASE}aerotow.md`);
     const served = answer.links.filter((link) => link.startsWith(`${server.url}/search/files/`));
@@ -127,26 +184,66 @@ describe('files indexed from a folder', () => {
       // Indexed pages run no script with this service's origin.
       expect(response.headers.get('content-security-policy')).toBe('sandbox');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      // The key in the path opens the folder: a page never hands it to the sites it loads from.
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     }
     expect(opened).toEqual(FILES);
   });
 
-  it('opens nothing but a kept file under its own key', async () => {
-    const [link] = (await links(server, token)).links.filter((l) => l.endsWith('/winch.html'));
-    const path = new URL(link ?? '').pathname;
+  it("opens nothing but a folder's kept files under its key", async () => {
+    const served = (await links(server, token)).links.filter((l) => l.startsWith(server.url));
+    const path = new URL(served.find((l) => l.endsWith('/winch.html')) ?? '').pathname;
     const key = path.split('/')[3] ?? '';
     expect(await rawGet(path)).toBe(200);
+    // One key for the folder: its other kept files open under it.
+    expect(new Set(served.map(keyOf))).toEqual(new Set([key]));
+    expect(await rawGet(`/search/files/${key}/checklist.txt`)).toBe(200);
+    const club = (await search(server, token, { query: 'soaring club' })).organic[0]?.link ?? '';
+    expect(keyOf(club)).not.toBe(key);
     const outside = [
       `/search/files/${key}/../../../../etc/passwd`,
       `/search/files/${key}/%2e%2e/%2e%2e/package.json`,
       `/search/files/${key}/..%2f..%2fpackage.json`,
       `/search/files/${key}/secrets.csv`,
-      `/search/files/${key}/checklist.txt`,
+      // Another folder's file, under this folder's key; this folder's file under the other's.
+      `/search/files/${key}/index.html`,
+      `/search/files/${keyOf(club)}/winch.html`,
       `/search/files/${key.slice(1)}x/winch.html`,
       `/search/files/${key}/`,
       `/search/files/${key}`,
     ];
     for (const attempt of outside) expect(await rawGet(attempt), attempt).toBe(404);
+  });
+
+  it('open the pages their relative links name, as they did on the disk', async () => {
+    const { organic } = await search(server, token, { query: 'soaring', number: 20 });
+    const pages = organic.filter((item) => ['Soaring club', 'First soaring lesson'].includes(item.title));
+    expect(pages).toHaveLength(2);
+    const opened = new Map<string, string>();
+    for (const { link } of pages) {
+      const html = await (await fetch(link)).text();
+      // lessons/first.html, ../index.html and second.html, each against the page's own address.
+      for (const [, href] of html.matchAll(/href="([^"]+)"/g)) {
+        const target = new URL(href ?? '', link).toString();
+        const response = await fetch(target);
+        expect(response.status, `${href} from ${link}`).toBe(200);
+        opened.set(keptPath(target), await response.text());
+      }
+    }
+    expect(Object.fromEntries(opened)).toEqual(CLUB);
+  });
+
+  it('are sitelinked with pages of their own folder only', async () => {
+    let sitelinked = 0;
+    // One result a page: each is the top of its page, and lists its site's other pages.
+    for (let page = 1; page <= Object.keys({ ...CLUB, ...DIARY }).length; page += 1) {
+      const [item] = (await search(server, token, { query: 'soaring', number: 1, page })).organic;
+      for (const sitelink of item?.sitelinks ?? []) {
+        sitelinked += 1;
+        expect(keyOf(sitelink.link), `${sitelink.link} beside ${item?.link}`).toBe(keyOf(item?.link ?? ''));
+      }
+    }
+    expect(sitelinked).toBeGreaterThan(0);
   });
 
   it('are linked under the address of whichever server answers, from a copy of the index', async () => {

@@ -7,13 +7,16 @@ export function recordKey(doc: SearchDocument): string {
   return kind === 'question' ? `${kind} ${doc.link} ${doc.title}` : `${kind} ${doc.link}`;
 }
 
-/** The site a link belongs to, for sitelinks: its host, or the folder of a file. */
+/**
+ * The site a link belongs to, for sitelinks: its host, or for a kept file (`/<root>/<path>`) the
+ * folder it was indexed from, so that two folders indexed apart are two sites.
+ */
 export function siteOf(link: string): string {
-  try {
-    const url = new URL(link);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.host.toLowerCase();
-    return `${url.protocol}${url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1)}`;
-  } catch {
-    return link.slice(0, link.lastIndexOf('/') + 1);
-  }
+  if (link.startsWith('/')) return link.slice(0, link.indexOf('/', 1) + 1) || link;
+  return URL.canParse(link) ? new URL(link).host.toLowerCase() || link : link;
+}
+
+/** An address a client may be handed: http(s) only, never `file:`, `javascript:` or the like. */
+export function isWebUrl(url: string): boolean {
+  return /^https?:\/\//i.test(url) && URL.canParse(url);
 }

@@ -4,11 +4,12 @@
  * folds diacritics. `key` names a record (kind, link and, for questions, the question), so that
  * indexing it again replaces it. `facets` repeats the few columns that filters read in a narrow
  * table: joining each match to it costs a fraction of reading the document's row. Past queries feed related searches, per scope (one API token).
- * `files` keeps the files indexed from folders whole, under their links, so that the index file
- * alone is enough for a server (or a copy of it on another node) to hand them out; `settings`
- * holds the secret their links are keyed with (files.ts).
+ * `files` keeps the files indexed from folders whole, under their links (`/<root>/<path>`), so
+ * that the index file alone is enough for a server (or a copy of it on another node) to hand them
+ * out; `roots` names each folder indexed, by its path on the machine that indexed it, so that
+ * indexing it again keeps its id; `settings` holds the secret that roots are keyed with (files.ts).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Porter stemming over unicode61, which folds case and diacritics. */
 export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
@@ -55,6 +56,10 @@ CREATE TABLE IF NOT EXISTS files (
   link TEXT PRIMARY KEY,
   type TEXT NOT NULL,
   content TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS roots (
+  id INTEGER PRIMARY KEY,
+  folder TEXT NOT NULL UNIQUE
 );
 CREATE TABLE IF NOT EXISTS settings (
   name TEXT PRIMARY KEY,

@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import { joinCjk, spaceCjk, tokenCount } from './cjk.js';
 import { expansionTerms } from './feedback.js';
-import { KeptFiles } from './files.js';
+import { KeptFiles, type KeptAddress } from './files.js';
 import { filterSql, primaryLanguage, type FacetCount } from './filters.js';
 import { anyExpression, parseQuery, titleExpression } from './query.js';
 import { recordKey, siteOf } from './records.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { Stemmer } from './stemmer.js';
 import { STOP_WORDS } from './stopwords.js';
-import { UPGRADABLE_VERSION, upgradeFromVersion4 } from './upgrade.js';
+import { UPGRADABLE_VERSIONS, upgrade } from './upgrade.js';
 import type {
   KeptFile,
   Kind,
@@ -90,8 +90,8 @@ export class SearchIndex {
   private version = -1;
   private readonly files: KeptFiles;
   ranking: RankingOptions;
-  /** Documents linked by file:// URLs that opening a version 4 index removed (upgrade.ts). */
-  readonly removedFileLinks: number = 0;
+  /** Documents not linked by http(s) URLs that opening an earlier version's index removed (upgrade.ts). */
+  readonly removedDocuments: number = 0;
 
   constructor(file: string, ranking: Partial<RankingOptions> = {}) {
     this.db = new Database(file);
@@ -104,7 +104,7 @@ export class SearchIndex {
       .get() as {
       n: number;
     };
-    if (fresh.n > 0 && version === UPGRADABLE_VERSION) this.removedFileLinks = upgradeFromVersion4(this.db);
+    if (fresh.n > 0 && UPGRADABLE_VERSIONS.includes(version)) this.removedDocuments = upgrade(this.db);
     else if (fresh.n > 0 && version !== SCHEMA_VERSION) {
       this.db.close();
       throw new IndexVersionError(
@@ -342,14 +342,19 @@ export class SearchIndex {
       .map((match, i) => this.hit(match, i + 1, ''));
   }
 
-  /** The key a kept file's link carries (files.ts). */
-  fileKey(link: string): string {
-    return this.files.key(link);
+  /** The root of the folder at `folder` (an absolute path), which its kept files' links name. */
+  root(folder: string): number {
+    return this.files.root(folder);
   }
 
-  /** The file kept under `link`, when `key` is that link's own; undefined otherwise. */
-  file(link: string, key: string): KeptFile | undefined {
-    return this.files.get(link, key);
+  /** Where a kept file's link is handed out (files.ts); undefined for any other link. */
+  fileAddress(link: string): KeptAddress | undefined {
+    return this.files.address(link);
+  }
+
+  /** The file kept at `path` below the root whose key is `key`; undefined otherwise. */
+  file(key: string, path: string): KeptFile | undefined {
+    return this.files.get(key, path);
   }
 
   /** Records that a scope searched `query`, for its related searches later. */

@@ -18,8 +18,9 @@ export interface KeptFile {
 export interface SearchDocument {
   /**
    * The document's address; with kind (and a question's title) it names the record. A link that
-   * starts with `/` is a file's path below the folder indexed: the index keeps the file, and a
-   * server links it under its own address.
+   * starts with `/` is a kept file's, `/<root>/<path>`: its folder's root (SearchIndex.root) and
+   * its path below that folder; the index keeps the file, and a server links it under its own
+   * address.
    */
   link: string;
   kind?: Kind;
@@ -38,7 +39,7 @@ export interface SearchDocument {
   source?: string;
   /** The kind's other fields as given (duration, address, rating, attributes …). */
   fields?: Record<string, unknown>;
-  /** The file itself, kept under the link (a path from `/`) for a server to hand out. */
+  /** The file itself, kept under the link (`/<root>/<path>`) for a server to hand out. */
   file?: KeptFile;
 }
 

@@ -1,17 +1,23 @@
 /**
- * Version 4 of the index linked files by `file://` URLs: they named the indexing machine's disk
- * and opened nowhere else. Upgrading removes those documents; indexing their folders again brings
- * them back as kept files (files.ts). Everything else of a version 4 index is kept as it is.
+ * What earlier versions of the index linked that this one no longer hands out. Version 4 linked
+ * files by `file://` URLs, which named the indexing machine's disk and opened nowhere else.
+ * Version 5 kept files under a key per file, which broke the relative links between them (a
+ * folder has one key now, files.ts), and nothing says which folder each came from. Both took
+ * records linked by any scheme (`javascript:` …). Upgrading removes every document not linked by
+ * an http(s) URL, and version 5's kept files; indexing their folders again brings them back.
+ * Everything else is kept as it is.
  */
 import type Database from 'better-sqlite3';
 
-export const UPGRADABLE_VERSION = 4;
+export const UPGRADABLE_VERSIONS: readonly number[] = [4, 5];
 
-/** Removes the documents linked by file:// URLs; answers how many there were. */
-export function upgradeFromVersion4(db: Database.Database): number {
+/** Removes the documents an earlier version linked otherwise than by http(s); answers how many. */
+export function upgrade(db: Database.Database): number {
   return db.transaction(() => {
-    const linked = "SELECT id FROM documents WHERE link LIKE 'file:%'";
-    db.exec(`DELETE FROM fts WHERE rowid IN (${linked}); DELETE FROM facets WHERE id IN (${linked});`);
-    return db.prepare("DELETE FROM documents WHERE link LIKE 'file:%'").run().changes;
+    const unlinked = "SELECT id FROM documents WHERE NOT (link LIKE 'http://%' OR link LIKE 'https://%')";
+    db.exec(`DELETE FROM fts WHERE rowid IN (${unlinked}); DELETE FROM facets WHERE id IN (${unlinked});`);
+    // Version 5's files, keyed by their own paths: the schema makes the table afresh.
+    db.exec('DROP TABLE IF EXISTS files');
+    return db.prepare(`DELETE FROM documents WHERE id IN (${unlinked})`).run().changes;
   })();
 }

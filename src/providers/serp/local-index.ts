@@ -5,8 +5,9 @@
  * found pages share.
  *
  * Files the index keeps are linked at answer time, under this server's public address and their
- * link's key: an index file copied to another node, or moved behind another address, links them
- * where they are served from now.
+ * folder's key: an index file copied to another node, or moved behind another address, links them
+ * where they are served from now. Nothing but http(s) addresses is handed out: whatever else an
+ * index made by an earlier version may hold (`file:`, `javascript:`) is left out of the answer.
  */
 import {
   SearchIndex,
@@ -16,6 +17,7 @@ import {
   type SearchRequest,
   type SearchResult,
 } from '../../engines/searchindex/index.js';
+import { isWebUrl } from '../../engines/searchindex/records.js';
 import { dateRange } from './range.js';
 import type { SearchType, SerpBackend, SerpQuery, SerpResult } from './types.js';
 
@@ -36,6 +38,10 @@ const RELATED = 8;
 type Fields = Record<string, unknown>;
 const text = (fields: Fields, name: string) =>
   typeof fields[name] === 'string' ? (fields[name] as string) : undefined;
+const webUrl = (fields: Fields, name: string) => {
+  const value = text(fields, name);
+  return value && isWebUrl(value) ? value : undefined;
+};
 const num = (fields: Fields, name: string) =>
   typeof fields[name] === 'number' ? (fields[name] as number) : undefined;
 
@@ -78,7 +84,7 @@ export class LocalIndex implements SerpBackend {
       withImages: query.type === 'images',
     };
     const searched = this.index.search(request);
-    const found = { ...searched, hits: searched.hits.map((hit) => this.linked(hit)) };
+    const found = { ...searched, hits: this.linked(searched.hits) };
     const result = this.shape(query.type, found, request, scope);
     if (scope && this.options.rememberQueries && found.hits.length > 0)
       this.index.remember(scope, query.query);
@@ -89,17 +95,23 @@ export class LocalIndex implements SerpBackend {
     this.index.close();
   }
 
-  /** A kept file by its link's key and path (below KEPT_FILES_PATH); undefined unless both fit. */
+  /** A kept file by its folder's key and its path below it (below KEPT_FILES_PATH); undefined unless both fit. */
   keptFile(key: string, path: string): KeptFile | undefined {
-    return this.index.file(`/${path}`, key);
+    return this.index.file(key, path);
   }
 
-  /** A hit with its link as clients open it: a kept file's path becomes its address here. */
-  private linked(hit: SearchHit): SearchHit {
-    if (!hit.link.startsWith('/')) return hit;
-    const path = hit.link.split('/').map(encodeURIComponent).join('/');
-    const key = this.index.fileKey(hit.link);
-    return { ...hit, link: `${this.options.publicBaseUrl}${KEPT_FILES_PATH}/${key}${path}` };
+  /**
+   * Hits with their links as clients open them: a kept file's becomes its address here. A hit
+   * linked by anything else than http(s) is left out, an image that is not is dropped.
+   */
+  private linked(hits: readonly SearchHit[]): SearchHit[] {
+    return hits.flatMap((hit) => {
+      const kept = this.index.fileAddress(hit.link);
+      const path = kept?.path.split('/').map(encodeURIComponent).join('/');
+      const link = kept ? `${this.options.publicBaseUrl}${KEPT_FILES_PATH}/${kept.key}/${path}` : hit.link;
+      if (!isWebUrl(link)) return [];
+      return [{ ...hit, link, image_url: hit.image_url && isWebUrl(hit.image_url) ? hit.image_url : null }];
+    });
   }
 
   private shape(type: SearchType, found: SearchResult, request: SearchRequest, scope?: string): SerpResult {
@@ -123,13 +135,20 @@ export class LocalIndex implements SerpBackend {
         };
       case 'images':
         return {
-          images: hits.map((hit) => ({
-            title: hit.title,
-            image_url: hit.image_url ?? '',
-            link: hit.link,
-            source: sourceOf(hit),
-            position: hit.position,
-          })),
+          // An image whose address could not be handed out is no image result.
+          images: hits.flatMap((hit) =>
+            hit.image_url
+              ? [
+                  {
+                    title: hit.title,
+                    image_url: hit.image_url,
+                    link: hit.link,
+                    source: sourceOf(hit),
+                    position: hit.position,
+                  },
+                ]
+              : [],
+          ),
         };
       case 'videos':
         return {
@@ -160,7 +179,7 @@ export class LocalIndex implements SerpBackend {
       // A top result lists its site's other pages on the query, once per site.
       const first = i < SITELINKED && !sites.has(hit.site);
       sites.add(hit.site);
-      const sitelinks = first ? this.index.sitelinks(hit, found, shown, SITELINKS) : [];
+      const sitelinks = first ? this.linked(this.index.sitelinks(hit, found, shown, SITELINKS)) : [];
       const attributes = hit.fields.attributes as Record<string, string> | undefined;
       return defined({
         link: hit.link,
@@ -169,9 +188,7 @@ export class LocalIndex implements SerpBackend {
         position: hit.position,
         date: hit.date ?? undefined,
         sitelinks:
-          sitelinks.length > 0
-            ? sitelinks.map((s) => ({ link: this.linked(s).link, title: s.title }))
-            : undefined,
+          sitelinks.length > 0 ? sitelinks.map((s) => ({ link: s.link, title: s.title })) : undefined,
         image_url: hit.image_url ?? undefined,
         attributes,
       });
@@ -179,19 +196,22 @@ export class LocalIndex implements SerpBackend {
     const result: SerpResult = { organic };
     const firstPage = (request.page ?? 1) === 1;
     // An index without entities or questions skips their searches.
-    const entity = firstPage && this.index.holds('entity') > 0 ? this.index.entity(request) : undefined;
-    if (entity) result.knowledge_graph = knowledgeGraph(this.linked(entity));
+    const named = firstPage && this.index.holds('entity') > 0 ? this.index.entity(request) : undefined;
+    const [entity] = named ? this.linked([named]) : [];
+    if (entity) result.knowledge_graph = knowledgeGraph(entity);
     if (firstPage && this.index.holds('question') > 0) {
-      const questions = this.index.search(
-        { ...request, kinds: ['question'], page: 1, number: QUESTIONS, range: undefined },
-        { ...this.index.ranking, feedbackWeight: 0 },
-      ).hits;
+      const questions = this.linked(
+        this.index.search(
+          { ...request, kinds: ['question'], page: 1, number: QUESTIONS, range: undefined },
+          { ...this.index.ranking, feedbackWeight: 0 },
+        ).hits,
+      );
       if (questions.length > 0)
         result.people_also_ask = questions.map((q) => ({
           question: q.title,
           snippet: q.text,
           title: text(q.fields, 'title') ?? q.title,
-          link: this.linked(q).link,
+          link: q.link,
         }));
     }
     const related = this.related(hits, request, scope);
@@ -219,7 +239,7 @@ function place(hit: SearchHit) {
     rating_count: num(f, 'rating_count'),
     category: text(f, 'category'),
     phone_number: text(f, 'phone_number'),
-    website: text(f, 'website'),
+    website: webUrl(f, 'website'),
     position: hit.position,
   });
 }
@@ -232,7 +252,7 @@ function knowledgeGraph(entity: SearchHit): NonNullable<SerpResult['knowledge_gr
     image_url: entity.image_url ?? undefined,
     attributes: f.attributes as Record<string, string> | undefined,
     description: entity.text || undefined,
-    description_link: text(f, 'description_link') ?? entity.link,
+    description_link: webUrl(f, 'description_link') ?? entity.link,
     description_source: text(f, 'description_source') ?? sourceOf(entity),
   });
 }

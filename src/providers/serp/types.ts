@@ -43,6 +43,6 @@ export interface SerpChannel {
 
 /** The files the local index keeps, which its results link to (local-index.ts). */
 export interface KeptFiles {
-  /** The file of a link's key and path; undefined unless the index keeps it under that key. */
+  /** The file at a path below the folder whose key is given; undefined unless the index keeps it there. */
   keptFile(key: string, path: string): KeptFile | undefined;
 }

@@ -3,9 +3,10 @@
  * as the page's lead, the visible text (scripts, styles, navigation chrome and templates left
  * out), og:image, the published date from article:published_time or similar meta tags or
  * <time datetime>, and the language from <html lang>. A canonical link or og:url names the page
- * when present, so that mirrored copies index as one.
+ * when present and http(s), so that mirrored copies index as one.
  */
 import { Parser } from 'htmlparser2';
+import { isWebUrl } from '../records.js';
 import type { SearchDocument } from '../types.js';
 
 const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'nav', 'head']);
@@ -95,14 +96,13 @@ export function htmlToDocument(html: string, fallbackLink: string): SearchDocume
 }
 
 /**
- * A URL from the page made absolute against the page's own; undefined when it is not a URL. A
- * kept file's link is only a path (its address is the server's): it resolves absolute URLs only.
+ * A URL from the page made absolute against the page's own; undefined when it is not an http(s)
+ * URL, which is all a result may link (a `file:` canonical names someone's disk). A kept file's
+ * link is only a path (its address is the server's): it resolves absolute URLs only.
  */
 function absolute(url: string | undefined, base: string): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url, URL.canParse(base) ? base : undefined).toString();
-  } catch {
-    return undefined;
-  }
+  const against = URL.canParse(base) ? base : undefined;
+  if (!url || !URL.canParse(url, against)) return undefined;
+  const resolved = new URL(url, against).toString();
+  return isWebUrl(resolved) ? resolved : undefined;
 }

@@ -5,13 +5,15 @@
  * in bytes read, the one measure known ahead for every kind of file.
  *
  * A file is linked by its path below the argument: under a base URL where it is published, or
- * from `/` with the file kept in the index, for the server to hand out under its own address.
- * Never by its place on this machine's disk, which is no address for anyone else.
+ * below its folder's root (`/<root>/<path>`) with the file kept in the index, for the server to
+ * hand out under its own address. Never by its place on this machine's disk, which is no address
+ * for anyone else. A file named on its own belongs to the folder it is in.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { keptLink } from '../files.js';
 import type { SearchIndex } from '../search-index.js';
 import type { SearchDocument } from '../types.js';
 import { htmlToDocument } from './html.js';
@@ -53,7 +55,7 @@ export interface Rejection {
 }
 
 export interface IngestOptions {
-  /** Links of files are this URL plus the path below the argument; else that path from `/`, kept. */
+  /** Links of files are this URL plus the path below the argument; else that path below its root, kept. */
   baseUrl?: string;
   onProgress?: (progress: Progress) => void;
 }
@@ -103,9 +105,9 @@ export async function sourcesOf(paths: readonly string[]): Promise<Source[]> {
   return sources;
 }
 
-function linkOf(source: Source, baseUrl: string | undefined): string {
+function linkOf(source: Source, baseUrl: string | undefined, rootOf: (folder: string) => number): string {
   const path = relative(source.root, source.file).split(/[\\/]/);
-  if (!baseUrl) return `/${path.join('/')}`;
+  if (!baseUrl) return keptLink(rootOf(source.root), path.join('/'));
   return new URL(
     path.map(encodeURIComponent).join('/'),
     baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`,
@@ -127,6 +129,12 @@ export async function ingest(
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const sources = await sourcesOf(paths);
+  const roots = new Map<string, number>();
+  const rootOf = (folder: string) => {
+    let root = roots.get(folder);
+    if (root === undefined) roots.set(folder, (root = index.root(folder)));
+    return root;
+  };
   const progress: Progress = {
     bytes: 0,
     totalBytes: sources.reduce((sum, s) => sum + s.size, 0),
@@ -174,7 +182,7 @@ export async function ingest(
       const reader = READERS[extension];
       const content = await readFile(source.file, 'utf8');
       progress.bytes += source.size;
-      if (reader) batch.push(fileDocument(reader, content, linkOf(source, options.baseUrl)));
+      if (reader) batch.push(fileDocument(reader, content, linkOf(source, options.baseUrl, rootOf)));
       characters += content.length;
       if (batch.length >= BATCH || characters >= BATCH_CHARACTERS) flush();
     }

@@ -28,11 +28,13 @@ const KIND_OF: Readonly<Record<string, Kind>> = {
 };
 
 const Text = Type.String({ minLength: 1 });
+/** An address handed to clients as the record gives it: http(s) only, never `file:` or `javascript:`. */
+const WebUrl = Type.String({ pattern: '^https?://[^/?#\\s]', 'x-rule': 'must be an http(s) URL' });
 const Optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
 
 const RecordSchema = Type.Object({
   type: Type.String({ enum: Object.keys(KIND_OF) }),
-  link: Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*:', 'x-rule': 'must be an absolute URL' }),
+  link: WebUrl,
   title: Optional(Text),
   text: Optional(Type.String()),
   snippet: Optional(Type.String()),
@@ -51,7 +53,7 @@ const RecordSchema = Type.Object({
     }),
   ),
   country: Optional(Type.String({ pattern: '^[A-Za-z]{2}$', 'x-rule': 'must be a two-letter country code' })),
-  image_url: Optional(Text),
+  image_url: Optional(WebUrl),
   source: Optional(Text),
   attributes: Optional(Type.Record(Type.String(), Type.String())),
   duration: Optional(Text),
@@ -62,9 +64,9 @@ const RecordSchema = Type.Object({
   rating_count: Optional(Type.Integer({ minimum: 0 })),
   category: Optional(Text),
   phone_number: Optional(Text),
-  website: Optional(Text),
+  website: Optional(WebUrl),
   entity_type: Optional(Text),
-  description_link: Optional(Text),
+  description_link: Optional(WebUrl),
   description_source: Optional(Text),
 });
 
