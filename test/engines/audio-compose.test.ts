@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { biquad, filter } from '../../src/engines/audio/biquad.js';
-import { fft, hann } from '../../src/engines/audio/fft.js';
+import { fft, hann } from '../../src/engines/signal/index.js';
 import { SAMPLE_RATE, frames, rms, type Pcm } from '../../src/engines/audio/pcm.js';
 import { parseLyrics, syllables } from '../../src/engines/audio/lyrics.js';
 import { styleFromPrompt, titleFrom, writeLyrics } from '../../src/engines/audio/lyric-writer.js';

@@ -5,7 +5,7 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it, vi } from 'vitest';
 import { renderQrArt, TooDense, PRESETS, type QrArtRequest } from '../../src/engines/qr/index.js';
-import { paletteOf } from '../../src/engines/qr/palette.js';
+import { paletteOf } from '../../src/engines/paint/index.js';
 import { decodeWithJsqr, decodeWithZxing } from '../support/qr-decoders.js';
 
 // Some tests render and decode dozens of full-size codes with two decoders: seconds each on a

@@ -4,8 +4,7 @@
  * on it whose grooves follow the song's length and whose label takes the ink colour.
  */
 import { canvasOf } from '../canvas.js';
-import { paintBackground } from '../qr/background.js';
-import { paletteOf, type Rgb } from '../qr/palette.js';
+import { paintBackground, paletteOf, type Rgb } from '../paint/index.js';
 import { encodePng } from '../image-codec.js';
 import { hashOf, seeded } from '../random.js';
 

@@ -3,7 +3,7 @@
  * sounds) correlated with the Krumhansl-Kessler key profiles. The short-time spectrum it reads is
  * the one the tempo analysis reads too.
  */
-import { fft, hann } from './fft.js';
+import { fft, hann } from '../signal/index.js';
 import { mono, type Pcm } from './pcm.js';
 
 /**

@@ -5,7 +5,7 @@
  * fraction of a second.
  */
 import { biquad, filterChain } from './biquad.js';
-import { fft } from './fft.js';
+import { fft } from '../signal/index.js';
 
 export interface PitchOptions {
   /** Seconds between estimates; frame i is centred at i * hopSeconds. */

@@ -6,7 +6,7 @@
  * take a breath. Mono: the caller puts it in the centre.
  */
 import { biquad, filter } from './biquad.js';
-import { fft } from './fft.js';
+import { fft } from '../signal/index.js';
 import { SAMPLE_RATE } from './pcm.js';
 import { hashOf, seeded } from '../random.js';
 import { hz as frequencyOf } from './compose/theory.js';

@@ -2,7 +2,7 @@
 export { renderQrArt, Unscannable, type QrArt, type QrArtRequest } from './render.js';
 export { decodeImage, UnreadableImage } from '../image-codec.js';
 export { TooDense, CANVAS_SIZES, type AspectRatio, type Position } from './layout.js';
-export { PRESETS, PATTERNS } from './palette.js';
+export { PRESETS, PATTERNS } from '../paint/index.js';
 export type { PixelStyle, MarkerShape, SubMarker } from './shapes.js';
 export type { PayloadType } from './payload.js';
 export { RenderPool } from './pool.js';

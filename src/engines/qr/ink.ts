@@ -3,7 +3,7 @@
  * to a luminance on their side of the middle. `qrw` sets how far: 3 is near black on near white,
  * 1.5 keeps more colour while staying on the right side of every decoder's threshold.
  */
-import type { Rgb } from './palette.js';
+import type { Rgb } from '../paint/index.js';
 
 export interface Inks {
   dark: number;

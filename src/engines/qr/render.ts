@@ -4,12 +4,11 @@
  * while every decoder still sees dark and light where the symbol has them.
  */
 import { canvasOf, type Canvas } from '../canvas.js';
-import { paintBackground } from './background.js';
+import { paintBackground, paletteOf, type Palette } from '../paint/index.js';
 import { inksOf, luminance, paint } from './ink.js';
 import { layoutOf, type AspectRatio, type Layout, type Position } from './layout.js';
 import type { Ecl } from './capacity.js';
 import { encode, rotate, type QrSymbol } from './matrix.js';
-import { paletteOf, type Palette } from './palette.js';
 import { payloadOf, type PayloadType } from './payload.js';
 import { encodePng } from '../image-codec.js';
 import jsQRModule from 'jsqr';

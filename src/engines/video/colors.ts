@@ -4,7 +4,7 @@
  * (a gradient map), which restyles a reference video while keeping its every shape and edge.
  */
 import type { Canvas } from '../canvas.js';
-import type { Palette, Rgb } from '../qr/palette.js';
+import type { Palette, Rgb } from '../paint/index.js';
 import { mixRgb } from './draw.js';
 
 const luma = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;

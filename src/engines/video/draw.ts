@@ -3,7 +3,7 @@
  * shapes the scene's forms are made of (spans, rectangles, discs, soft blobs, polygons and
  * strokes), all in world units.
  */
-import type { Rgb } from '../qr/palette.js';
+import type { Rgb } from '../paint/index.js';
 import type { Layer } from './layer.js';
 
 /** A colour with opacity in [0, 1], premultiplied. */

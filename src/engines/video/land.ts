@@ -4,7 +4,7 @@
  * shapes laid out cell by cell along the world, so it reaches as far as the camera goes and no
  * further. Lit things take the hour's light; fire and lit windows glow as they are.
  */
-import type { Rgb } from '../qr/palette.js';
+import type { Rgb } from '../paint/index.js';
 import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
 import { fbm1 } from './noise.js';

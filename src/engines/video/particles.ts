@@ -3,7 +3,7 @@
  * bubbles, embers, dust, and the tongues of a fire. Particles live in world coordinates of the
  * near layer, so they travel with the scene, and are splatted into each frame after the camera.
  */
-import type { Rgb } from '../qr/palette.js';
+import type { Rgb } from '../paint/index.js';
 import { hashOf, seeded, type Random } from '../random.js';
 import { mixRgb } from './draw.js';
 import { FIRE_LINE } from './land.js';

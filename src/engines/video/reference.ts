@@ -9,7 +9,7 @@ import type { Beat } from './camera.js';
 import { dominantColors, gradientMap, recolor } from './colors.js';
 import { estimateMotion } from './motion-estimate.js';
 import { coverFrame } from './resample.js';
-import type { Palette, Rgb } from '../qr/palette.js';
+import type { Palette, Rgb } from '../paint/index.js';
 import type { ReferenceVideo } from './types.js';
 
 /** Index into `count` frames for step k, bouncing at both ends: 0 1 2 1 0 1 … */

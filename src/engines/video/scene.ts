@@ -5,7 +5,7 @@
  * in the scene. `cfgScale` weighs the words against the seed in what is left to it: at 1 the pace
  * is what the words say and the palette what they name, at 0 the seed sways both.
  */
-import { paletteOf, type Palette, type Rgb } from '../qr/palette.js';
+import { paletteOf, type Palette, type Rgb } from '../paint/index.js';
 import { hashOf, seeded } from '../random.js';
 import { leanPalette } from './colors.js';
 import { mixRgb } from './draw.js';

@@ -4,8 +4,7 @@
  * planet. Abstract scenes without ground get the palette's own procedural pattern instead.
  */
 import { canvasOf } from '../canvas.js';
-import { paintBackground } from '../qr/background.js';
-import type { Rgb } from '../qr/palette.js';
+import { paintBackground, type Rgb } from '../paint/index.js';
 import { disc, mixRgb, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
 import { noise2 } from './noise.js';

@@ -4,7 +4,7 @@
  * height, so a scene looks the same at every resolution), and random numbers tied to places in
  * the world rather than to draw order.
  */
-import type { Palette, Rgb } from '../qr/palette.js';
+import type { Palette, Rgb } from '../paint/index.js';
 import { hashOf, seeded, type Random } from '../random.js';
 import { mixRgb, shade } from './draw.js';
 import type { TimeOfDay } from './vocabulary.js';

@@ -6,7 +6,7 @@
  * (`x`, and `foot`, the world y it stands or floats on) and a scale, facing left or right; `look`
  * varies its colours and `phase` its stride or wingbeat.
  */
-import type { Rgb } from '../qr/palette.js';
+import type { Rgb } from '../paint/index.js';
 import { seeded } from '../random.js';
 import { disc, fillPolygon, mixRgb, shade, stroke, type Point } from './draw.js';
 import { extentOf, type Layer } from './layer.js';

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { parseDanceFlags, type DanceFlags } from '../../contract/dance-flags.js';
 import { decodeImage, UnreadableImage } from '../../engines/qr/index.js';
-import { hsl } from '../../engines/qr/palette.js';
+import { hsl } from '../../engines/paint/index.js';
 import { hashOf } from '../../engines/random.js';
 import type { Canvas } from '../../engines/canvas.js';
 import type { CameraMove, VideoSpec } from '../../engines/video/index.js';

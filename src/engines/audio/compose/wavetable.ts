@@ -3,7 +3,7 @@
  * table per octave, so no harmonic folds back past the Nyquist frequency) and fixed harmonic
  * mixes. Oscillators read them with a phase accumulator instead of calling Math.sin per sample.
  */
-import { fft } from '../fft.js';
+import { fft } from '../../signal/index.js';
 import { SAMPLE_RATE } from '../pcm.js';
 
 export const TABLE_SIZE = 2048;

@@ -10,7 +10,7 @@
  * compressed photo of a card has that grid, and it is not a screen's.
  */
 import type { Canvas } from '../../canvas.js';
-import { fft, hann } from '../../audio/fft.js';
+import { fft, hann } from '../../signal/index.js';
 import { quantile } from './planes.js';
 
 const TILE = 128;
