@@ -1,14 +1,16 @@
-// Quality and speed of the local ID card engine on synthetic cards (src/engines/idcard/specimen):
+// Quality and speed of the local ID card engine on synthetic cards (test/support/idcard-specimen):
 // field-level exact-match accuracy of OCR on clean and on degraded cards, precision and recall of
 // each warning, portrait similarity for the same and for different persons, and the latency of
 // reading one card on one core. Targets: ≥ 98% exact fields on clean cards, ≥ 90% on degraded
 // ones, p50 ≤ 1.5 s on one core.
-// Usage: npx tsc -p tsconfig.build.json && node bench/identity.mjs [--clean 500] [--degraded 500]
-//        [--per-warning 60] [--latency 40] [--workers 2]
+// Usage: npx tsc -p tsconfig.build.json && node --import tsx bench/identity.mjs [--clean 500]
+//        [--degraded 500] [--per-warning 60] [--latency 40] [--workers 2]
+// The engine runs from dist/, as the server runs it; the specimen maker is test code, loaded
+// from its TypeScript source through tsx.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { IdcardPool } from '../dist/engines/idcard/pool.js';
-import { drawPortrait, makeSpecimen } from '../dist/engines/idcard/specimen/index.js';
+import { drawPortrait, makeSpecimen } from '../test/support/idcard-specimen/index.ts';
 import { encodePng } from '../dist/engines/image-codec.js';
 import { machine, saveReport } from './common.mjs';
 

@@ -25,14 +25,14 @@ import {
   type Field,
 } from '../../src/engines/idcard/layout.js';
 import { readCard } from '../../src/engines/idcard/ocr/index.js';
-import { paintCardStock } from '../../src/engines/idcard/specimen/card-background.js';
+import { paintCardStock } from '../support/idcard-specimen/card-background.js';
 import {
   drawPortrait,
   makeSpecimen,
   type Degradation,
   type Specimen,
-} from '../../src/engines/idcard/specimen/index.js';
-import { pixelsOf, surface, surfaceOf } from '../../src/engines/idcard/specimen/surface.js';
+} from '../support/idcard-specimen/index.js';
+import { pixelsOf, surface, surfaceOf } from '../support/idcard-specimen/surface.js';
 import { warpQuad } from '../../src/engines/idcard/warp.js';
 import { seeded } from '../../src/engines/random.js';
 

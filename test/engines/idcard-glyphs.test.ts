@@ -13,7 +13,7 @@ import { atlasFile, loadAtlas, saveAtlas } from '../../src/engines/idcard/ocr/gl
 import { checkGlyphs } from '../../src/engines/idcard/ocr/glyph-check.js';
 import { glyphCells, inkMapOf } from '../../src/engines/idcard/ocr/glyph-cells.js';
 import type { LineCrop } from '../../src/engines/idcard/ocr/value-crops.js';
-import { CARD_FONTS, cardFont } from '../../src/engines/idcard/specimen/fonts.js';
+import { CARD_FONTS, cardFont } from '../support/idcard-specimen/fonts.js';
 
 /** A line printed as on a card (36 px characters, black on white), cut out with a margin. */
 function printed(text: string, family: string): LineCrop {

@@ -22,7 +22,7 @@ import {
   makeSpecimen,
   type Degradation,
   type Specimen,
-} from '../../src/engines/idcard/specimen/index.js';
+} from '../support/idcard-specimen/index.js';
 import type { Quad } from '../../src/engines/idcard/warp.js';
 
 // Some tests read dozens of cards with Tesseract: seconds each on a machine busy with other test

@@ -28,12 +28,12 @@ import {
   renderCard,
   type Degradation,
   type Specimen,
-} from '../../src/engines/idcard/specimen/index.js';
-import { divisionPrefix } from '../../src/engines/idcard/specimen/address.js';
-import { cardFont } from '../../src/engines/idcard/specimen/fonts.js';
-import { photograph, PHOTO_HEIGHT, PHOTO_WIDTH } from '../../src/engines/idcard/specimen/photo.js';
-import { addressLines, addressType, printOf } from '../../src/engines/idcard/specimen/print.js';
-import { surface } from '../../src/engines/idcard/specimen/surface.js';
+} from '../support/idcard-specimen/index.js';
+import { divisionPrefix } from '../support/idcard-specimen/address.js';
+import { cardFont } from '../support/idcard-specimen/fonts.js';
+import { photograph, PHOTO_HEIGHT, PHOTO_WIDTH } from '../support/idcard-specimen/photo.js';
+import { addressLines, addressType, printOf } from '../support/idcard-specimen/print.js';
+import { surface } from '../support/idcard-specimen/surface.js';
 import { seeded } from '../../src/engines/random.js';
 import { homography, project, rectangle, type Quad } from '../../src/engines/idcard/warp.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, encodePng } from '../../src/engines/image-codec.js';
-import { drawPortrait, makeSpecimen, type Specimen } from '../../src/engines/idcard/specimen/index.js';
+import { drawPortrait, makeSpecimen, type Specimen } from '../support/idcard-specimen/index.js';
 import { loadIdentityKey } from '../../src/providers/identity/identity-key.js';
 import { IdentityRegistry } from '../../src/providers/identity/registry.js';
 import { FieldKeys } from '../../src/providers/identity/field-keys.js';

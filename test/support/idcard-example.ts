@@ -10,8 +10,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodePng } from '../../src/engines/image-codec.js';
-import { jpegFile } from '../../src/engines/idcard/specimen/degrade.js';
-import { drawPortrait, makeSpecimen, printOf, type Person } from '../../src/engines/idcard/specimen/index.js';
+import { jpegFile } from './idcard-specimen/degrade.js';
+import { drawPortrait, makeSpecimen, printOf, type Person } from './idcard-specimen/index.js';
 
 export const EXAMPLE_DIR = fileURLToPath(new URL('../../examples/idcard/', import.meta.url));
 

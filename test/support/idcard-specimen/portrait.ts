@@ -5,8 +5,8 @@
  * person and two seeds two people: what a portrait comparison has to tell apart.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { Canvas } from '../../canvas.js';
-import { PORTRAIT_BOX } from '../layout.js';
+import type { Canvas } from '../../../src/engines/canvas.js';
+import { PORTRAIT_BOX } from '../../../src/engines/idcard/layout.js';
 import { identityOf, incidentalOf, type Identity, type Incidental, type Rgb } from './portrait-traits.js';
 import { pixelsOf, surface } from './surface.js';
 

@@ -3,8 +3,8 @@
  * statistical "市辖区" of municipalities and a city that is its own county), then a street and
  * number in a town or a village in the countryside, 10 to 33 characters in all (three lines).
  */
-import { pick, type Random } from '../../random.js';
-import { countyCodes, regionOf } from '../regions.js';
+import { pick, type Random } from '../../../src/engines/random.js';
+import { countyCodes, regionOf } from '../../../src/engines/idcard/regions.js';
 
 const SHORTEST = 10;
 const LONGEST = 33;

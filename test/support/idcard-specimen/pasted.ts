@@ -4,9 +4,9 @@
  * where the patch meets the card. What the image then shows is the patch's value.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { Canvas } from '../../canvas.js';
-import { pick, type Random } from '../../random.js';
-import { checkDigit } from '../id-number.js';
+import type { Canvas } from '../../../src/engines/canvas.js';
+import { pick, type Random } from '../../../src/engines/random.js';
+import { checkDigit } from '../../../src/engines/idcard/id-number.js';
 import { addressIn } from './address.js';
 import { CARD_FONTS, cardFont } from './fonts.js';
 import { fictionalPerson, type Person } from './people.js';

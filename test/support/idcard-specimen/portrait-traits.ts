@@ -5,7 +5,7 @@
  * incidental ones (framing, head tilt, light, exposure, the backdrop's exact tint, expression)
  * come from the photo's variant and change between photographs.
  */
-import { hashOf, pick, seeded, type Random } from '../../random.js';
+import { hashOf, pick, seeded, type Random } from '../../../src/engines/random.js';
 
 export type Rgb = readonly [number, number, number];
 

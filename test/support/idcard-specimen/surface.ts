@@ -3,7 +3,7 @@
  * curves and gradients with @napi-rs/canvas and does pixel work on the plain buffer.
  */
 import { createCanvas, type Canvas as SkiaCanvas, type SKRSContext2D } from '@napi-rs/canvas';
-import type { Canvas } from '../../canvas.js';
+import type { Canvas } from '../../../src/engines/canvas.js';
 
 export interface Surface {
   skia: SkiaCanvas;

@@ -4,10 +4,10 @@
  * rounded corners. For 'cut' it overhangs the top or left edge of the frame, never so far that
  * the number line leaves it.
  */
-import type { Canvas } from '../../canvas.js';
-import type { Random } from '../../random.js';
-import { CARD_HEIGHT, CARD_WIDTH, LAYOUT } from '../layout.js';
-import { homography, project, rectangle, type Point, type Quad } from '../warp.js';
+import type { Canvas } from '../../../src/engines/canvas.js';
+import type { Random } from '../../../src/engines/random.js';
+import { CARD_HEIGHT, CARD_WIDTH, LAYOUT } from '../../../src/engines/idcard/layout.js';
+import { homography, project, rectangle, type Point, type Quad } from '../../../src/engines/idcard/warp.js';
 import { pixelsOf, surface } from './surface.js';
 import { paintTable } from './table.js';
 

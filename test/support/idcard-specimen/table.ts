@@ -2,7 +2,7 @@
  * What a card lies on when someone photographs it: wood, a laminate desk or cloth, drawn with
  * enough texture and uneven light that a card detector cannot rely on a plain background.
  */
-import { pick, type Random } from '../../random.js';
+import { pick, type Random } from '../../../src/engines/random.js';
 import type { Surface } from './surface.js';
 
 type Paint = (drawn: Surface, random: Random) => void;

@@ -4,8 +4,8 @@
  * the RGBA pixels in place (blur returns new ones, JPEG the file) and draws whatever it chooses
  * from the Random it is given.
  */
-import type { Canvas } from '../../canvas.js';
-import type { Random } from '../../random.js';
+import type { Canvas } from '../../../src/engines/canvas.js';
+import type { Random } from '../../../src/engines/random.js';
 import { pixelsOf, surface, surfaceOf } from './surface.js';
 
 const clamp = (value: number) => (value < 0 ? 0 : value > 255 ? 255 : Math.round(value));

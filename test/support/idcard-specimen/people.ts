@@ -3,9 +3,9 @@
  * the division table, and an ID number that agrees with all of them (region, birth, sex parity
  * and check digit). Nobody here exists; the same seed always gives the same person.
  */
-import { hashOf, pick, seeded, type Random } from '../../random.js';
-import { checkDigit, type Sex } from '../id-number.js';
-import { NATIONS } from '../nations.js';
+import { hashOf, pick, seeded, type Random } from '../../../src/engines/random.js';
+import { checkDigit, type Sex } from '../../../src/engines/idcard/id-number.js';
+import { NATIONS } from '../../../src/engines/idcard/nations.js';
 import { addressIn, printableCounties } from './address.js';
 
 export interface Person {

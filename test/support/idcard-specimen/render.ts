@@ -4,8 +4,8 @@
  * Printers differ a little (see print.ts); the reader must find the fields anyway.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { Canvas } from '../../canvas.js';
-import { hashOf, seeded } from '../../random.js';
+import type { Canvas } from '../../../src/engines/canvas.js';
+import { hashOf, seeded } from '../../../src/engines/random.js';
 import {
   CARD_HEIGHT,
   CARD_WIDTH,
@@ -13,7 +13,7 @@ import {
   PORTRAIT_BOX,
   TEMPORARY_TITLE,
   TEMPORARY_TITLE_BOX,
-} from '../layout.js';
+} from '../../../src/engines/idcard/layout.js';
 import { paintCardStock } from './card-background.js';
 import { CARD_FONTS, cardFont } from './fonts.js';
 import type { Person } from './people.js';

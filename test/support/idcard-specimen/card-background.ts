@@ -4,8 +4,8 @@
  * as on a real card: it must not compete with the printed text.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { Random } from '../../random.js';
-import { CARD_HEIGHT, CARD_WIDTH } from '../layout.js';
+import type { Random } from '../../../src/engines/random.js';
+import { CARD_HEIGHT, CARD_WIDTH } from '../../../src/engines/idcard/layout.js';
 
 function tint(ctx: SKRSContext2D, temporary: boolean): void {
   const across = ctx.createLinearGradient(0, 0, CARD_WIDTH, CARD_HEIGHT);

@@ -4,8 +4,8 @@
  * renderer prints with it, and a forger's patch reuses it with small differences.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { hashOf, seeded } from '../../random.js';
-import { LAYOUT, type Box, type Field } from '../layout.js';
+import { hashOf, seeded } from '../../../src/engines/random.js';
+import { LAYOUT, type Box, type Field } from '../../../src/engines/idcard/layout.js';
 import { NUMBER_FONT } from './fonts.js';
 
 export interface Print {

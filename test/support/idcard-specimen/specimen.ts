@@ -5,12 +5,12 @@
  * Every choice is drawn from the seed, one stream per step, so the same options give the same
  * bytes and adding a degradation leaves the person and the card as they were.
  */
-import { turned, type Canvas } from '../../canvas.js';
+import { turned, type Canvas } from '../../../src/engines/canvas.js';
 import { PNG } from 'pngjs';
-import { decodeImage } from '../../image-codec.js';
-import { hashOf, pick, seeded, type Random } from '../../random.js';
-import { CARD_HEIGHT, CARD_WIDTH, LAYOUT } from '../layout.js';
-import { rectangle, type Point, type Quad } from '../warp.js';
+import { decodeImage } from '../../../src/engines/image-codec.js';
+import { hashOf, pick, seeded, type Random } from '../../../src/engines/random.js';
+import { CARD_HEIGHT, CARD_WIDTH, LAYOUT } from '../../../src/engines/idcard/layout.js';
+import { rectangle, type Point, type Quad } from '../../../src/engines/idcard/warp.js';
 import {
   addSensorNoise,
   gaussianBlur,
