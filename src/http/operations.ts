@@ -4,10 +4,10 @@
  * (429), body (415/413/400), credits (403), and only then reaches its capability.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { MediaType, Operation } from '../contract/types.js';
+import type { Operation } from '../contract/types.js';
 import { OPERATIONS } from '../contract/table.js';
 import { validateRequest } from '../contract/validate.js';
-import { mayCall, type Token } from '../accounts/tokens.js';
+import { mayCall } from '../accounts/tokens.js';
 import { chargeFor } from '../config/index.js';
 import type { TokenCount } from '../config/prices.js';
 import { EventStream, LineStream } from '../providers/index.js';
@@ -17,21 +17,7 @@ import type { Services } from '../services.js';
 import { negotiate } from './accept.js';
 import { answerRetrieval } from '../tasks/retrieval.js';
 import { answerTask } from './task-requests.js';
-
-/** What the gates learned about a request, for the handler and the usage record. */
-export interface Caller {
-  operation: Operation;
-  token: Token;
-  accept: MediaType;
-  /** Credits a synchronous request kept; a task's own row gets its credits from the task. */
-  charged: number;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    caller: Caller | null;
-  }
-}
+import type { Caller } from './caller.js';
 
 const OTHER_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

@@ -10,7 +10,7 @@ import { isErrorCode, ServiceError } from '../errors.js';
 import { OutboundRefused } from '../net/guard.js';
 import { isTerminal } from '../tasks/states.js';
 import type { Services } from '../services.js';
-import type { Caller } from './operations.js';
+import type { Caller } from './caller.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 

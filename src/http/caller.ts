@@ -1,0 +1,21 @@
+/**
+ * Who is calling which operation, as the gates in operations.ts found out: what the handler of a
+ * synchronous operation and the submission of a task both read, and what the usage record keeps.
+ */
+import type { MediaType, Operation } from '../contract/types.js';
+import type { Token } from '../accounts/tokens.js';
+
+/** What the gates learned about a request, for the handler and the usage record. */
+export interface Caller {
+  operation: Operation;
+  token: Token;
+  accept: MediaType;
+  /** Credits a synchronous request kept; a task's own row gets its credits from the task. */
+  charged: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
