@@ -5,7 +5,7 @@
  * new figures over the same harmony.
  */
 import { hashOf } from '../../random.js';
-import type { PlanPart, SongPlan } from '../plan.js';
+import type { PlanPart, SongPlan } from './song-plan.js';
 import { secondsAt } from './grid.js';
 import { chordIntervals, pc, type Quality } from './theory.js';
 import type { NoteEvent } from './synth.js';

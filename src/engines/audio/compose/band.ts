@@ -4,7 +4,7 @@
  * re-deals the roles and chord colours.
  */
 import type { Random } from '../../random.js';
-import type { PlanPart } from '../plan.js';
+import type { PlanPart } from './song-plan.js';
 import type { Harmony, Quality } from './theory.js';
 import type { InstrumentName, PartChoice, Role } from './vocabulary.js';
 

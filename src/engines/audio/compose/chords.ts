@@ -4,7 +4,7 @@
  * planned inside a base song takes the base's own chords where it overlaps them.
  */
 import type { Random } from '../../random.js';
-import type { PlanChord } from '../plan.js';
+import type { PlanChord } from './song-plan.js';
 import type { FormSection } from './form.js';
 import { chooseProgression, chordOn, scaleOf, type Harmony, type Mode, type Quality } from './theory.js';
 

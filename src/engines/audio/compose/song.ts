@@ -5,7 +5,7 @@
  */
 import { hashOf, seeded } from '../../random.js';
 import { parseLyrics } from '../lyrics.js';
-import type { PlanChord, PlanNote, PlanPart, PlanSection, SongPlan, SongSpec } from '../plan.js';
+import type { PlanChord, PlanNote, PlanPart, PlanSection, SongPlan, SongSpec } from './song-plan.js';
 import type { Voice } from '../singer.js';
 import { readStyle, type StyleProfile } from '../style.js';
 import { melodyPartOf, partsFor } from './band.js';

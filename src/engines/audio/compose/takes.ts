@@ -3,7 +3,7 @@
  * variations from subtle (a few notes moved) to high (new tempo, key and band).
  */
 import { hashOf, seeded } from '../../random.js';
-import type { RestyleSpec, SongPlan, SongSpec } from '../plan.js';
+import type { RestyleSpec, SongPlan, SongSpec } from './song-plan.js';
 import { readStyle } from '../style.js';
 import { melodyPartOf, partsFor, rearrange, reflavour } from './band.js';
 import { RING_OUT, secondsAt } from './grid.js';

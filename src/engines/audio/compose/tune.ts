@@ -4,7 +4,7 @@
  * as it is; then everything sung moved by octaves into the voice's range.
  */
 import { hashOf } from '../../random.js';
-import type { PlanPart, SongSpec } from '../plan.js';
+import type { PlanPart, SongSpec } from './song-plan.js';
 import type { Voice } from '../singer.js';
 import type { BarChord, Frame } from './chords.js';
 import { melodyPartOf } from './band.js';
