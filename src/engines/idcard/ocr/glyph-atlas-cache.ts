@@ -9,8 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GlyphTemplate } from './glyph-atlas.js';
-import { GRID } from './glyph-grid.js';
+import { GRID, type GlyphTemplate } from './glyph-grid.js';
 
 const CELLS = GRID * GRID;
 

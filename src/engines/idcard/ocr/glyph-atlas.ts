@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { atlasFile, loadAtlas, saveAtlas } from './glyph-atlas-cache.js';
-import { gridOf, inkExtent, type GlyphGrid } from './glyph-grid.js';
+import { gridOf, inkExtent, type GlyphTemplate } from './glyph-grid.js';
 
 /** Size characters are rendered at: large enough that a grid cell covers several pixels. */
 const EM = 40;
@@ -15,11 +15,6 @@ const PER_ROW = 40;
 const PER_SHEET = PER_ROW * 25;
 /** Names the rendering in the cache file's digest: change it whenever render() draws differently. */
 const RENDERING = `sheet-v1 ${EM}px`;
-
-export interface GlyphTemplate {
-  char: string;
-  grid: GlyphGrid;
-}
 
 /** The hanzi of GB 2312: rows 0xB0–0xF7, columns 0xA1–0xFE (row 0xD7 stops at 0xF9). */
 function hanzi(): string[] {

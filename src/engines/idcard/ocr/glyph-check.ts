@@ -6,8 +6,8 @@
  * clearly better.
  */
 import type { Reading } from './consensus.js';
-import { glyphAtlas, type GlyphTemplate } from './glyph-atlas.js';
-import { gridOf, inkExtent, likeness } from './glyph-grid.js';
+import { glyphAtlas } from './glyph-atlas.js';
+import { gridOf, inkExtent, likeness, type GlyphTemplate } from './glyph-grid.js';
 import { glyphCells, inkMapOf } from './glyph-cells.js';
 import type { LineCrop } from './value-crops.js';
 

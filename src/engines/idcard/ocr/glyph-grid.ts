@@ -14,6 +14,12 @@ export interface GlyphGrid {
   aspect: number;
 }
 
+/** A character as rendered in one font: what a printed character's grid is compared with. */
+export interface GlyphTemplate {
+  char: string;
+  grid: GlyphGrid;
+}
+
 /** An ink map: 0 paper to 1 ink, row by row. */
 export interface InkMap {
   width: number;
