@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { Command, type Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import { SearchIndex } from '../engines/searchindex/index.js';
-import { ingest, type Progress } from '../engines/searchindex/ingest/ingest.js';
+import { ingest, type Progress } from './search-ingest.js';
 
 function openIndex(configFile: string | undefined, path: string | undefined): SearchIndex {
   const file = path ?? loadConfig({ file: configFile }).search.index_path;

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SearchIndex } from '../../src/engines/searchindex/index.js';
-import { ingest } from '../../src/engines/searchindex/ingest/ingest.js';
+import { ingest } from '../../src/cli/search-ingest.js';
 import { htmlToDocument } from '../../src/engines/searchindex/ingest/html.js';
 import { markdownToDocument, textToDocument } from '../../src/engines/searchindex/ingest/markdown.js';
 

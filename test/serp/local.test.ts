@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchIndex } from '../../src/engines/searchindex/index.js';
-import { ingest } from '../../src/engines/searchindex/ingest/ingest.js';
+import { ingest } from '../../src/cli/search-ingest.js';
 import { SerpResponse } from '../../src/contract/serp.js';
 import { checkSchema } from '../../src/contract/validate.js';
 import { startServer, type TestServer } from '../support/server.js';

@@ -12,7 +12,8 @@ import type {
 } from 'node-llama-cpp';
 import type { Sampling } from './sampling.js';
 import type { Choice, FinishReason } from './shapes.js';
-import { callId, forcedCall, type ToolCall, type ToolMode } from './tools.js';
+import { callId, forcedCall, type ToolMode } from './tools.js';
+import type { ToolCall } from './types.js';
 
 export interface ChoiceJob {
   chat: LlamaChat;

@@ -6,12 +6,6 @@
  * JSON answers and forced tool calls to their schema.
  */
 import type { ChatWrapper, Llama, LlamaContext, LlamaLogLevel, LlamaModel, Token } from 'node-llama-cpp';
-import type {
-  ChatBackend,
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatRequest,
-} from '../../providers/chat/types.js';
 import { availableParallelism } from 'node:os';
 import { ChunkQueue } from './chunk-queue.js';
 import { LocalLlmError } from './errors.js';
@@ -31,6 +25,7 @@ import {
   type Choice,
   type Envelope,
 } from './shapes.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from './types.js';
 
 export interface LocalLlmOptions {
   /** Tokens each sequence can hold, prompt and answer together; default 4096 (or less, if the model was trained on less). */
@@ -52,7 +47,7 @@ export interface LocalLlmOptions {
 
 const DEFAULT_CONTEXT = 4096;
 
-export class LocalLlm implements ChatBackend {
+export class LocalLlm {
   private readonly pool: SequencePool;
   private readonly engine: Engine;
   private closing: Promise<void> | undefined;

@@ -10,8 +10,8 @@
  * continues.
  */
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from 'node-llama-cpp';
-import type { ChatMessage } from '../../providers/chat/types.js';
 import { invalid, unsupported } from './errors.js';
+import type { ChatMessage } from './types.js';
 
 function textOf(message: ChatMessage, at: string): string {
   const content = message.content;

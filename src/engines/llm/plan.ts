@@ -5,7 +5,6 @@
  * serve fails at once and before a stream has sent anything.
  */
 import type { ChatHistoryItem, ChatWrapper, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
-import type { ChatRequest } from '../../providers/chat/types.js';
 import { LocalLlmError, unsupported } from './errors.js';
 import type { Grammars } from './grammars.js';
 import { grammarSchema } from './json-schema.js';
@@ -13,6 +12,7 @@ import { toHistory } from './messages.js';
 import type { NodeLlamaCpp } from './runtime.js';
 import { samplingOf, type Sampling } from './sampling.js';
 import { toolMode, withInstruction, type ToolMode } from './tools.js';
+import type { ChatRequest } from './types.js';
 
 export interface Plan {
   history: ChatHistoryItem[];

@@ -4,9 +4,9 @@
  * penalty (node-llama-cpp applies 1.1 by default), nucleus sampling off.
  */
 import type { LLamaChatGenerateResponseOptions, LlamaModel, Token, TokenBias } from 'node-llama-cpp';
-import type { ChatRequest } from '../../providers/chat/types.js';
 import { invalid } from './errors.js';
 import type { NodeLlamaCpp } from './runtime.js';
+import type { ChatRequest } from './types.js';
 
 type GenerateOptions = LLamaChatGenerateResponseOptions<undefined>;
 

@@ -4,8 +4,7 @@
  * compare what they asked for with what they got.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChatCompletion, ChatCompletionChunk } from '../../providers/chat/types.js';
-import type { ToolCall } from './tools.js';
+import type { ChatCompletion, ChatCompletionChunk, ToolCall, Usage } from './types.js';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
@@ -14,12 +13,6 @@ export interface Choice {
   toolCalls: ToolCall[];
   finishReason: FinishReason;
   completionTokens: number;
-}
-
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
 }
 
 export function usageOf(promptTokens: number, choices: readonly { completionTokens: number }[]): Usage {

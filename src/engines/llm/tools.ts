@@ -14,15 +14,9 @@
  */
 import type { ChatHistoryItem, ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
 import { randomBytes } from 'node:crypto';
-import type { ChatRequest, ChatTool } from '../../providers/chat/types.js';
 import { invalid, unsupported } from './errors.js';
 import { grammarSchema } from './json-schema.js';
-
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
+import type { ChatRequest, ChatTool, ToolCall } from './types.js';
 
 export type ToolMode =
   | { kind: 'none' }

@@ -13,12 +13,11 @@ import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { keptLink } from '../files.js';
-import type { SearchIndex } from '../search-index.js';
-import type { SearchDocument } from '../types.js';
-import { htmlToDocument } from './html.js';
-import { markdownToDocument, textToDocument } from './markdown.js';
-import { recordToDocument } from './record.js';
+import { keptLink } from '../engines/searchindex/files.js';
+import type { SearchDocument, SearchIndex } from '../engines/searchindex/index.js';
+import { htmlToDocument } from '../engines/searchindex/ingest/html.js';
+import { markdownToDocument, textToDocument } from '../engines/searchindex/ingest/markdown.js';
+import { recordToDocument } from './search-records.js';
 
 interface Reader {
   read(source: string, link: string): SearchDocument;

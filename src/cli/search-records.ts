@@ -5,9 +5,9 @@
  * be indexed as they are.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { checkSchema } from '../../../contract/validate.js';
-import type { Violation } from '../../../contract/types.js';
-import type { Kind, SearchDocument } from '../types.js';
+import { checkSchema } from '../contract/validate.js';
+import type { Violation } from '../contract/types.js';
+import type { Kind, SearchDocument } from '../engines/searchindex/index.js';
 
 const KIND_OF: Readonly<Record<string, Kind>> = {
   organic: 'page',
