@@ -22,7 +22,7 @@ import {
   violation,
   type Body,
 } from './rules.js';
-import { Envelope, MediaItem } from './responses.js';
+import { Envelope, MediaItem, MEDIA_SNAPSHOT } from './responses.js';
 import type { Operation, Rule } from './types.js';
 
 export const CLIP_ACTIONS = ['text2video', 'image2video', 'extend'] as const;
@@ -225,4 +225,5 @@ export const clip: Operation = {
   request: ClipRequest,
   rules: clipRules,
   response: Envelope(Type.Array(MediaItem)),
+  snapshot: MEDIA_SNAPSHOT,
 };

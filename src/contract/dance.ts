@@ -14,7 +14,7 @@ import {
   type DanceFlags,
   type ParsedFlags,
 } from './dance-flags.js';
-import type { Operation, Rule, Violation } from './types.js';
+import type { Operation, Rule, TaskSnapshot, Violation } from './types.js';
 
 export const DANCE_MODELS = [
   'dance-1-0-pro-250528',
@@ -272,6 +272,19 @@ const envelope = Envelope(Type.Array(VideoTaskItem));
 /** The spec gives /dance/videos results a task_id and trace_id always. */
 export const DanceResponse = Type.Object({ ...envelope.properties, task_id: Uuid, trace_id: Uuid });
 
+/** `/dance/videos` items say their state in `status`, with the task's own words. */
+const DANCE_SNAPSHOT: TaskSnapshot = {
+  field: 'status',
+  words: {
+    queued: 'queued',
+    running: 'running',
+    succeeded: 'succeeded',
+    failed: 'failed',
+    expired: 'expired',
+  },
+  standIn: 'dance',
+};
+
 export const dance: Operation = {
   path: '/dance/videos',
   family: 'dance',
@@ -282,4 +295,5 @@ export const dance: Operation = {
   request: DanceRequest,
   rules: danceRules,
   response: DanceResponse,
+  snapshot: DANCE_SNAPSHOT,
 };

@@ -4,7 +4,7 @@
  */
 import { Type, Closed, StringEnum, PatternString, InputUrl, CallbackUrl, AsyncFlag } from './schema.js';
 import { present, requiredWhen, violation, type Body } from './rules.js';
-import { Envelope, MediaItem } from './responses.js';
+import { Envelope, MediaItem, MEDIA_SNAPSHOT } from './responses.js';
 import type { Operation, Rule } from './types.js';
 
 export const MAXI_MODELS = ['maxi-i2v', 'maxi-t2v', 'maxi-i2v-director'] as const;
@@ -88,4 +88,5 @@ export const maxi: Operation = {
   request: MaxiRequest,
   rules: maxiRules,
   response: Envelope(Type.Array(MediaItem)),
+  snapshot: MEDIA_SNAPSHOT,
 };

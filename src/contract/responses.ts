@@ -3,6 +3,7 @@
  * immediate answer of an asynchronous submission, and the task record of the retrieval endpoints.
  */
 import { Type, StringEnum, TaskId, type TSchema } from './schema.js';
+import type { TaskSnapshot } from './types.js';
 
 export const ErrorCode = StringEnum([
   'bad_request',
@@ -55,6 +56,19 @@ export const MediaItem = Type.Object({
   video_url: Type.Optional(Type.String()),
   created_at: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
 });
+
+/** The state words of music and video items (`/tune/audios`, `/clip/videos`, `/maxi/videos`). */
+export const MEDIA_SNAPSHOT: TaskSnapshot = {
+  field: 'state',
+  words: {
+    queued: 'pending',
+    running: 'running',
+    succeeded: 'succeeded',
+    failed: 'failed',
+    expired: 'failed',
+  },
+  standIn: 'media',
+};
 
 /** How far a music or video task is; never goes back. */
 export const TaskProgress = Type.Object({

@@ -1,9 +1,9 @@
 /** `/tune/audios` (music generation and manipulation) and `/tune/vox` (vocal extraction). */
 import { Type, Closed, StringEnum, InputUrl, CallbackUrl, AsyncFlag, PatternString } from './schema.js';
 import { allowedOnlyWhen, filled, ordered } from './rules.js';
-import { Envelope, MediaItem } from './responses.js';
+import { Envelope, MediaItem, MEDIA_SNAPSHOT } from './responses.js';
 import { TUNE_ACTIONS, tuneActionRules } from './tune-actions.js';
-import type { Operation, Rule } from './types.js';
+import type { Operation, Rule, TaskSnapshot } from './types.js';
 
 export const TUNE_MODELS = [
   'tune-v5',
@@ -150,6 +150,7 @@ export const tuneAudios: Operation = {
   request: TuneAudiosRequest,
   rules: audioRules,
   response: Envelope(Type.Array(MediaItem)),
+  snapshot: MEDIA_SNAPSHOT,
 };
 
 export const TuneVoxRequest = Closed({
@@ -182,6 +183,19 @@ export const VoxResult = Type.Object({
   ),
 });
 
+/** The vocal extraction result says its state in `status`, with the spec's words. */
+const VOX_SNAPSHOT: TaskSnapshot = {
+  field: 'status',
+  words: {
+    queued: 'pending',
+    running: 'processing',
+    succeeded: 'complete',
+    failed: 'failed',
+    expired: 'failed',
+  },
+  standIn: 'result',
+};
+
 export const tuneVox: Operation = {
   path: '/tune/vox',
   family: 'tune',
@@ -192,6 +206,7 @@ export const tuneVox: Operation = {
   request: TuneVoxRequest,
   rules: [ordered('vocal_start', 'vocal_end')],
   response: Envelope(VoxResult),
+  snapshot: VOX_SNAPSHOT,
 };
 
 /** `POST /tune/personas` (DECISIONS section 9): a singer's voice learnt from an audio, to reuse. */

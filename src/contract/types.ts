@@ -20,6 +20,21 @@ export type Family = 'serp' | 'clip' | 'dance' | 'maxi' | 'tune' | 'chat' | 'qra
  */
 export type OperationKind = 'sync' | 'task' | 'retrieval';
 
+/** The states of a task (`tasks/states.ts`), as far as the contract names them. */
+export type TaskStateName = 'queued' | 'running' | 'succeeded' | 'failed' | 'expired';
+
+/**
+ * How a task operation's snapshots say its state (DECISIONS section 3): the item field that
+ * carries it, the word for each task state, and what stands for the task before its engine
+ * reports anything: `media` a list of one item with an ISO `created_at`, `dance` a list of one
+ * item with unix-second `created_at` and `updated_at`, `result` the result object with its `id`.
+ */
+export interface TaskSnapshot {
+  field: 'state' | 'status';
+  words: Readonly<Record<TaskStateName, string>>;
+  standIn: 'media' | 'dance' | 'result';
+}
+
 export type MediaType = 'application/json' | 'application/x-ndjson' | 'text/event-stream';
 
 /** A rule between fields, run after the schema; it receives the body with schema defaults applied. */
@@ -37,6 +52,8 @@ export interface Operation {
   request: TSchema;
   rules: readonly Rule[];
   response: TSchema;
+  /** The state words of a music or video task's snapshots; those tasks also report progress. */
+  snapshot?: TaskSnapshot;
   /**
    * Where one path serves several kinds (`/qrart/tasks`: generate is a task, retrieve is a
    * retrieval), the kind of a given body.

@@ -3,6 +3,9 @@
  * (DECISIONS section 3), how far it is, the envelope built from a task and its data, and the task
  * record. Waiting, streaming, callbacks and retrieval all answer with these same shapes.
  */
+import { OPERATIONS } from '../contract/table.js';
+import { MEDIA_SNAPSHOT } from '../contract/responses.js';
+import type { TaskSnapshot } from '../contract/types.js';
 import { isTerminal, type TaskState } from './states.js';
 
 /** How far a task is, from 0 (queued) to 1 (succeeded), and the work it is doing. */
@@ -27,50 +30,13 @@ export interface TaskView {
   error: { code: string; message: string } | null;
 }
 
-interface Word {
-  field: 'state' | 'status';
-  words: Record<TaskState, string>;
-}
-
-const MEDIA: Word = {
-  field: 'state',
-  words: {
-    queued: 'pending',
-    running: 'running',
-    succeeded: 'succeeded',
-    failed: 'failed',
-    expired: 'failed',
-  },
-};
-const DANCE: Word = {
-  field: 'status',
-  words: {
-    queued: 'queued',
-    running: 'running',
-    succeeded: 'succeeded',
-    failed: 'failed',
-    expired: 'expired',
-  },
-};
-const VOX: Word = {
-  field: 'status',
-  words: {
-    queued: 'pending',
-    running: 'processing',
-    succeeded: 'complete',
-    failed: 'failed',
-    expired: 'failed',
-  },
-};
-
-/** The long tasks: music and video, whose envelopes carry items and whose watchers see progress. */
-const WORDS: Record<string, Word> = {
-  '/tune/audios': MEDIA,
-  '/clip/videos': MEDIA,
-  '/maxi/videos': MEDIA,
-  '/dance/videos': DANCE,
-  '/tune/vox': VOX,
-};
+/**
+ * The state words of each long task (music and video), read from the operation table: their
+ * envelopes carry items and their watchers see progress.
+ */
+const WORDS: ReadonlyMap<string, TaskSnapshot> = new Map(
+  OPERATIONS.flatMap((o) => (o.snapshot ? [[o.path, o.snapshot] as const] : [])),
+);
 
 /** A QR art task answers with its task record (spec: "Artistic QR code task"). */
 const QR = '/qrart/tasks';
@@ -79,10 +45,10 @@ const QR = '/qrart/tasks';
  * Before an engine reports anything, one item stands for the task, so that every snapshot
  * carries the state word where clients look for it.
  */
-function taskItem(task: TaskView, word: Word): unknown {
-  if (word === VOX) return { id: task.id };
+function taskItem(task: TaskView, word: TaskSnapshot): unknown {
+  if (word.standIn === 'result') return { id: task.id };
   const model = typeof task.request.model === 'string' ? task.request.model : '';
-  if (word === DANCE) {
+  if (word.standIn === 'dance') {
     const seconds = Math.floor(task.createdAt / 1000);
     return [{ id: task.id, model, created_at: seconds, updated_at: seconds }];
   }
@@ -90,7 +56,7 @@ function taskItem(task: TaskView, word: Word): unknown {
 }
 
 /** Puts the family's state word on each item (an item's own word, set by its engine, wins). */
-function stamp(data: unknown, word: Word, state: TaskState): unknown {
+function stamp(data: unknown, word: TaskSnapshot, state: TaskState): unknown {
   const value = word.words[state];
   if (Array.isArray(data)) {
     return data.map((item: unknown) =>
@@ -116,7 +82,7 @@ export function progressOf(task: TaskView): Progress {
 
 /** The `progress` member, where the operation has one. */
 function progressMember(task: TaskView): { progress?: Progress } {
-  return task.operation in WORDS ? { progress: progressOf(task) } : {};
+  return WORDS.has(task.operation) ? { progress: progressOf(task) } : {};
 }
 
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
@@ -162,7 +128,7 @@ export function finalEnvelope(task: TaskView): Record<string, unknown> {
 }
 
 function dataEnvelope(task: TaskView): Record<string, unknown> {
-  const word = WORDS[task.operation] ?? MEDIA;
+  const word = WORDS.get(task.operation) ?? MEDIA_SNAPSHOT;
   return {
     success: true,
     task_id: task.id,
