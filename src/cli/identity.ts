@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Command, type Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import { openDatabase, type Db } from '../store/database.js';
-import { parseIdNumber } from '../engines/idcard/id-number.js';
+import { parseIdNumber } from '../engines/idcard/index.js';
 import { decodeImage, UnreadableImage } from '../engines/image-codec.js';
 import { loadIdentityKey } from '../providers/identity/identity-key.js';
 import { IdentityRegistry } from '../providers/identity/registry.js';

@@ -13,8 +13,9 @@ import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { keptLink } from '../engines/searchindex/files.js';
-import type { SearchDocument, SearchIndex } from '../engines/searchindex/index.js';
+import { keptLink, type SearchDocument, type SearchIndex } from '../engines/searchindex/index.js';
+// The file readers stay out of engines/searchindex/index.js: only indexing reads files, and the
+// HTML reader's parser (htmlparser2) would otherwise load with the server's search provider.
 import { htmlToDocument } from '../engines/searchindex/ingest/html.js';
 import { markdownToDocument, textToDocument } from '../engines/searchindex/ingest/markdown.js';
 import { recordToDocument } from './search-records.js';

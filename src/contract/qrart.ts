@@ -18,6 +18,8 @@ import { TaskAccepted, TaskRecord } from './responses.js';
 import { retrievalMembers, retrievalRules } from './tasks.js';
 import type { Operation, Rule } from './types.js';
 // The capacity rule is the QR standard's, kept by the encoder in a module that imports nothing.
+// Deep on purpose: the contract loads with every CLI command, and engines/qr/index.js would bring
+// the whole renderer (canvas, PNG/JPEG codec, jsQR, the worker pool) along with this table.
 import { capacityOf, isAscii } from '../engines/qr/capacity.js';
 
 export const QR_TYPES = ['link', 'text', 'email', 'phone', 'sms'] as const;

@@ -14,11 +14,13 @@ import { ChatCapability } from './chat/capability.js';
 import { OpenAiCompatible } from './chat/openai-compatible.js';
 import { LocalModel } from './chat/local-model.js';
 import type { ChatBackend } from './chat/types.js';
-import { AudioPool } from '../engines/audio/pool.js';
+import { AudioPool } from '../engines/audio/index.js';
 import type { MediaSources } from '../net/media.js';
 import type { Db } from '../store/database.js';
 import { QrArtCapability } from './qrart/capability.js';
 import { TuneCapability } from './tune/capability.js';
+// The pool alone, not engines/video/index.js: the renderer runs on the pool's worker threads, and
+// the index would load all of it on the server's main thread as well.
 import { VideoPool } from '../engines/video/pool.js';
 import { VideoCapability } from './video/capability.js';
 import { Kling } from './video/channels/kling.js';
@@ -36,7 +38,7 @@ import { Passthrough } from './serp/passthrough.js';
 import { Searxng } from './serp/searxng.js';
 import { Serper } from './serp/serper.js';
 import type { SerpBackend } from './serp/types.js';
-import { IdcardPool } from '../engines/idcard/pool.js';
+import { IdcardPool } from '../engines/idcard/index.js';
 import { IdentityCapability } from './identity/capability.js';
 import { FieldKeys } from './identity/field-keys.js';
 import { loadIdentityKey } from './identity/identity-key.js';

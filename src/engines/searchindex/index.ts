@@ -12,3 +12,5 @@ export type {
   SearchResult,
 } from './types.js';
 export { KINDS } from './types.js';
+export { keptLink } from './files.js';
+export { isWebUrl } from './records.js';

@@ -8,7 +8,7 @@ import type {
   ChatCompletion as CompletionSchema,
   ChatCompletionChunk as ChunkSchema,
 } from '../../contract/chat.js';
-import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../engines/llm/types.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../engines/llm/index.js';
 
 export type {
   ChatCompletion,
@@ -16,7 +16,7 @@ export type {
   ChatMessage,
   ChatRequest,
   ChatTool,
-} from '../../engines/llm/types.js';
+} from '../../engines/llm/index.js';
 
 /** Compiles only when `A` and `B` accept the same values. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

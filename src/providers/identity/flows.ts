@@ -3,7 +3,7 @@
  * the answer: `accept: application/x-ndjson` sends each stage as a line, JSON waits for the end.
  * Every outcome past the request's validation is a `result` code (results.ts), never a 400.
  */
-import { parseIdNumber } from '../../engines/idcard/id-number.js';
+import { parseIdNumber } from '../../engines/idcard/index.js';
 import { UnreadableImage } from '../../engines/image-codec.js';
 import { badRequest } from '../../errors.js';
 import { outcome, type Outcome } from './results.js';

@@ -10,6 +10,7 @@
  * index made by an earlier version may hold (`file:`, `javascript:`) is left out of the answer.
  */
 import {
+  isWebUrl,
   SearchIndex,
   type KeptFile,
   type Kind,
@@ -17,7 +18,6 @@ import {
   type SearchRequest,
   type SearchResult,
 } from '../../engines/searchindex/index.js';
-import { isWebUrl } from '../../engines/searchindex/records.js';
 import { dateRange } from './range.js';
 import type { SearchType, SerpBackend, SerpQuery, SerpResult } from './types.js';
 

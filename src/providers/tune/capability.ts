@@ -5,7 +5,7 @@
  * store and whose stems the library keeps for later actions.
  */
 import type { TuneAction } from '../../contract/tune-actions.js';
-import type { AudioPool } from '../../engines/audio/pool.js';
+import type { AudioPool } from '../../engines/audio/index.js';
 import type { MediaSources } from '../../net/media.js';
 import type { Call, Capability, Job } from '../index.js';
 import { concat, extend, uploadExtend } from './actions/extend.js';

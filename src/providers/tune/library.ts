@@ -3,8 +3,7 @@
  * actions can work on it by `audio_id`), and personas. A token only ever finds its own.
  */
 import type { Db } from '../../store/database.js';
-import type { Voice } from '../../engines/audio/singer.js';
-import type { SongPlan } from '../../engines/audio/plan.js';
+import type { SongPlan, Voice } from '../../engines/audio/index.js';
 
 /** The engine's view of an audio. */
 export interface Sound {

@@ -3,7 +3,7 @@
  * engine's local lyric writer otherwise (and when the chat model fails or answers nothing
  * usable, so that a song is never lost to an upstream's bad minute).
  */
-import { writeLyrics } from '../../engines/audio/lyric-writer.js';
+import { writeLyrics } from '../../engines/audio/index.js';
 import type { ChatCapability } from '../chat/capability.js';
 
 const INSTRUCTIONS =

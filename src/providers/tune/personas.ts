@@ -5,9 +5,7 @@
  * from the audio, within `vocal_start`..`vocal_end`.
  */
 import { randomUUID } from 'node:crypto';
-import { decodeAudio } from '../../engines/audio/ffmpeg.js';
-import { mix, slice, type Pcm } from '../../engines/audio/pcm.js';
-import type { AudioPool } from '../../engines/audio/pool.js';
+import { decodeAudio, mix, slice, type AudioPool, type Pcm } from '../../engines/audio/index.js';
 import { hashOf } from '../../engines/random.js';
 import { badRequest } from '../../errors.js';
 import { fetchInput, type MediaSources } from '../../net/media.js';

@@ -6,17 +6,20 @@ import { setMaxListeners } from 'node:events';
 import {
   decodeAudio,
   decodeAudioAll,
+  durationOf,
   encodeAudio,
   encodeAudioAll,
+  mix,
   renderVisualizer,
   UnreadableAudio,
-} from '../../engines/audio/ffmpeg.js';
-import type * as steps from '../../engines/audio/jobs.js';
-import type { Analysis, Stems } from '../../engines/audio/jobs.js';
-import { durationOf, mix, type Pcm } from '../../engines/audio/pcm.js';
-import type { AudioPool } from '../../engines/audio/pool.js';
-import type { SongPlan } from '../../engines/audio/plan.js';
-import type { Voice } from '../../engines/audio/singer.js';
+  type Analysis,
+  type AudioPool,
+  type Pcm,
+  type SongPlan,
+  type Stems,
+  type steps,
+  type Voice,
+} from '../../engines/audio/index.js';
 import type { StepRunner } from '../../engines/worker-pool.js';
 import { badRequest } from '../../errors.js';
 import type { Job } from '../index.js';

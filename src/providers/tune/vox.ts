@@ -5,7 +5,7 @@
  * persona can learn its voice (`vox_audio_id`).
  */
 import { badRequest } from '../../errors.js';
-import { concat, slice } from '../../engines/audio/pcm.js';
+import { concat, slice } from '../../engines/audio/index.js';
 import type { Studio } from './studio.js';
 
 export async function extractVocals(studio: Studio): Promise<Record<string, unknown>> {

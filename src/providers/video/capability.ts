@@ -5,7 +5,7 @@
  * Every video is kept per token, so that clip `extend` can continue it by its id.
  */
 import { badRequest } from '../../errors.js';
-import type { VideoPool } from '../../engines/video/pool.js';
+import type { VideoPool } from '../../engines/video/index.js';
 import type { Capability, Job } from '../index.js';
 import { stableSeed, stableUuid } from '../ids.js';
 import type { ChannelRouter, RoutedChannel } from '../router.js';

@@ -2,10 +2,7 @@
  * The sound of a video that asks for one (dance `generate_audio` on the model that has sound):
  * an instrumental the music engine composes from the video's prompt, as long as the video.
  */
-import { encodeAudio } from '../../engines/audio/ffmpeg.js';
-import { mix } from '../../engines/audio/pcm.js';
-import type { AudioPool } from '../../engines/audio/pool.js';
-import { voiceFor } from '../../engines/audio/singer.js';
+import { encodeAudio, mix, voiceFor, type AudioPool } from '../../engines/audio/index.js';
 
 export class SoundTrack {
   constructor(private readonly engine: AudioPool) {}

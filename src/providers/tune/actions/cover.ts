@@ -3,7 +3,7 @@
  * keeps its exact melody and lyrics; uploaded music gives its tune by pitch following on its
  * beat grid. `audio_weight` is how much of the original's tempo the cover keeps.
  */
-import { durationOf, mix } from '../../../engines/audio/pcm.js';
+import { durationOf, mix } from '../../../engines/audio/index.js';
 import type { Lyricist } from '../lyricist.js';
 import type { MusicItem, Song } from '../library.js';
 import type { Studio, Words } from '../studio.js';

@@ -5,7 +5,7 @@
  * to the result.
  */
 import { badRequest } from '../../../errors.js';
-import type { Stems } from '../../../engines/audio/jobs.js';
+import type { Stems } from '../../../engines/audio/index.js';
 import type { Lyricist } from '../lyricist.js';
 import type { MusicItem, Song } from '../library.js';
 import type { Made, Studio, Words } from '../studio.js';

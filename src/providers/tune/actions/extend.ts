@@ -4,9 +4,7 @@
  * into the whole song. Uploaded music is kept as an audio of its own, so that its extensions
  * join back onto it too.
  */
-import type { Stems } from '../../../engines/audio/jobs.js';
-import type { SongSpec } from '../../../engines/audio/plan.js';
-import { durationOf } from '../../../engines/audio/pcm.js';
+import { durationOf, type SongSpec, type Stems } from '../../../engines/audio/index.js';
 import { badRequest } from '../../../errors.js';
 import type { Lyricist } from '../lyricist.js';
 import type { MusicItem, Song } from '../library.js';

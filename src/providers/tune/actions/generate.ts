@@ -3,8 +3,7 @@
  * origin returns. With tune-v5 `variation_category` sets how far the second take strays from
  * the first; before v5 the second is an independent take of the same words.
  */
-import type { Analysis, Take } from '../../../engines/audio/jobs.js';
-import type { SongPlan, SongSpec } from '../../../engines/audio/plan.js';
+import type { Analysis, SongPlan, SongSpec, Take } from '../../../engines/audio/index.js';
 import type { Lyricist } from '../lyricist.js';
 import type { MusicItem } from '../library.js';
 import type { Made, Studio, Words } from '../studio.js';

@@ -4,8 +4,7 @@
  * on the first one's, and the two mixed. When both have drums, the second's are left out: two
  * kits on one grid only blur each other.
  */
-import type { Stems } from '../../../engines/audio/jobs.js';
-import { durationOf, silence, slice } from '../../../engines/audio/pcm.js';
+import { durationOf, silence, slice, type Stems } from '../../../engines/audio/index.js';
 import type { MusicItem, Song } from '../library.js';
 import type { Studio, Words } from '../studio.js';
 

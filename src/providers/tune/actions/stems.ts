@@ -5,8 +5,7 @@
  * construction. Stems are WAV (float) and carry their share of the MP3's coding error, so that
  * they sum back exactly to the song the client has.
  */
-import type { Stems } from '../../../engines/audio/jobs.js';
-import { mix } from '../../../engines/audio/pcm.js';
+import { mix, type Stems } from '../../../engines/audio/index.js';
 import type { MusicItem, Song } from '../library.js';
 import type { Studio, Words } from '../studio.js';
 

@@ -2,7 +2,7 @@
  * Whose voice sings: a persona's (`persona_id`, required by the artist_consistency actions), or
  * one chosen by the seed within `vocal_gender`.
  */
-import { voiceFor, type Voice } from '../../../engines/audio/singer.js';
+import { voiceFor, type Voice } from '../../../engines/audio/index.js';
 import { badRequest } from '../../../errors.js';
 import type { Studio } from '../studio.js';
 

@@ -3,7 +3,7 @@
  * them as given (lyrics written for `lyric_prompt`), description mode derives them from
  * `prompt`. The song's musical reading of them is the engine's (plan.ts).
  */
-import { styleFromPrompt, titleFrom } from '../../../engines/audio/lyric-writer.js';
+import { styleFromPrompt, titleFrom } from '../../../engines/audio/index.js';
 import type { Lyricist } from '../lyricist.js';
 import type { Studio, Words } from '../studio.js';
 

@@ -1,0 +1,17 @@
+/** The local music engine: composing, separating, singing and mastering songs; ffmpeg for files. */
+export {
+  decodeAudio,
+  decodeAudioAll,
+  encodeAudio,
+  encodeAudioAll,
+  renderVisualizer,
+  UnreadableAudio,
+} from './ffmpeg.js';
+// The steps the pool runs on its worker threads, as a type (`StepRunner<typeof steps>`).
+export type * as steps from './jobs.js';
+export type { Analysis, Stems, Take } from './jobs.js';
+export { concat, durationOf, mix, silence, slice, type Pcm } from './pcm.js';
+export type { SongPlan, SongSpec } from './plan.js';
+export { styleFromPrompt, titleFrom, writeLyrics } from './lyric-writer.js';
+export { voiceFor, type Voice } from './singer.js';
+export { AudioPool } from './pool.js';
