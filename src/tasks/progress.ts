@@ -3,7 +3,8 @@
  * published: a report goes out when it is at least `STEP` further than the last one sent, or
  * `INTERVAL_MS` after it; one held back goes out when that interval is over (so a stage that
  * starts just after a report is still seen). Reports never go back, and stay below 1, which only
- * a succeeded task reaches. Writes run one after another, so watchers see them in order.
+ * a succeeded task reaches. Writes run one after another, and the task's other writes (the
+ * engine's progress data) join the same line, so watchers see every snapshot in order.
  */
 import type { Progress } from './shapes.js';
 
@@ -37,6 +38,19 @@ export class ProgressReports {
     const wait = this.sentAt + INTERVAL_MS - Date.now();
     if (next.fraction - this.sent.fraction >= STEP || wait <= 0) this.send();
     else this.held ??= setTimeout(() => this.send(), wait).unref();
+  }
+
+  /**
+   * Runs `work` after the writes under way and before any later one. Two writes of one task that
+   * ran side by side could publish their snapshots in the other order, a fraction going back.
+   */
+  inLine<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(work);
+    this.writing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** Stops reporting and waits for the writes under way: the task's terminal move comes after them. */

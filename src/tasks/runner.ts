@@ -154,10 +154,11 @@ export class TaskRunner {
       attempt: queued.attempt,
       deadline,
       signal,
-      progress: async (data) => {
-        const running = await this.store.progress(task.id, data);
-        if (running) this.publish(running);
-      },
+      progress: (data) =>
+        reports.inLine(async () => {
+          const running = await this.store.progress(task.id, data);
+          if (running) this.publish(running);
+        }),
       advance: (fraction, stage) => reports.report(fraction, stage),
       saveFile: async (data, extension) =>
         `${this.options.publicBaseUrl}/files/${await this.media.blobs.put(data, extension)}`,
