@@ -14,9 +14,9 @@ import { loadConfig } from '../dist/config/index.js';
 import { buildApp } from '../dist/http/app.js';
 import { closeServices, openServices, startWorkers } from '../dist/services.js';
 import { compose } from '../dist/engines/audio/jobs.js';
-import { voiceFor } from '../dist/engines/audio/singer.js';
-import { pitchTrack } from '../dist/engines/audio/pitch.js';
-import { timeStretch } from '../dist/engines/audio/stretch.js';
+import { voiceFor } from '../dist/engines/audio/voice/singer.js';
+import { pitchTrack } from '../dist/engines/audio/analysis/pitch.js';
+import { timeStretch } from '../dist/engines/audio/dsp/stretch.js';
 import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });

@@ -4,11 +4,11 @@
  * progressions.
  */
 import { describe, expect, it } from 'vitest';
-import { chroma, eachSpectrum, estimateKey, PITCH_CLASSES } from '../../src/engines/audio/key.js';
-import { frames, mix, mono, silence, type Pcm } from '../../src/engines/audio/pcm.js';
-import { medianPitch, pitchTrack } from '../../src/engines/audio/pitch.js';
-import { pitchShift, timeStretch } from '../../src/engines/audio/stretch.js';
-import { estimateTempo, onsetEnvelope } from '../../src/engines/audio/tempo.js';
+import { chroma, eachSpectrum, estimateKey, PITCH_CLASSES } from '../../src/engines/audio/analysis/key.js';
+import { frames, mix, mono, silence, type Pcm } from '../../src/engines/audio/dsp/pcm.js';
+import { medianPitch, pitchTrack } from '../../src/engines/audio/analysis/pitch.js';
+import { pitchShift, timeStretch } from '../../src/engines/audio/dsp/stretch.js';
+import { estimateTempo, onsetEnvelope } from '../../src/engines/audio/analysis/tempo.js';
 import { seeded } from '../../src/engines/random.js';
 
 const RATE = 44_100;

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { biquad, filter } from '../../src/engines/audio/biquad.js';
+import { biquad, filter } from '../../src/engines/audio/dsp/biquad.js';
 import { fft, hann } from '../../src/engines/signal/index.js';
-import { SAMPLE_RATE, frames, rms, type Pcm } from '../../src/engines/audio/pcm.js';
-import { parseLyrics, syllables } from '../../src/engines/audio/lyrics.js';
-import { styleFromPrompt, titleFrom, writeLyrics } from '../../src/engines/audio/lyric-writer.js';
-import { readStyle, styleWords } from '../../src/engines/audio/style.js';
+import { SAMPLE_RATE, frames, rms, type Pcm } from '../../src/engines/audio/dsp/pcm.js';
+import { parseLyrics, syllables } from '../../src/engines/audio/compose/lyrics.js';
+import { styleFromPrompt, titleFrom, writeLyrics } from '../../src/engines/audio/compose/lyric-writer.js';
+import { readStyle, styleWords } from '../../src/engines/audio/compose/style.js';
 import {
   planSong,
   restyle,
@@ -13,11 +13,11 @@ import {
   varyPlan,
   type SongPlan,
   type SongSpec,
-} from '../../src/engines/audio/plan.js';
-import { renderSong, stemNames } from '../../src/engines/audio/render-song.js';
-import { sing, voiceFor, type Voice } from '../../src/engines/audio/singer.js';
-import { renderDrums } from '../../src/engines/audio/drums.js';
-import { renderInstrument } from '../../src/engines/audio/instruments.js';
+} from '../../src/engines/audio/compose/plan.js';
+import { renderSong, stemNames } from '../../src/engines/audio/synth/render-song.js';
+import { sing, voiceFor, type Voice } from '../../src/engines/audio/voice/singer.js';
+import { renderDrums } from '../../src/engines/audio/synth/drums.js';
+import { renderInstrument } from '../../src/engines/audio/synth/instruments.js';
 import {
   chooseProgression,
   chordIntervals,
@@ -41,14 +41,14 @@ import { partEvents } from '../../src/engines/audio/compose/arrange.js';
 import { writeChords, type Frame } from '../../src/engines/audio/compose/chords.js';
 import { compose } from '../../src/engines/audio/compose/song.js';
 import { melodyForm, writeMelody } from '../../src/engines/audio/compose/tune.js';
-import { formantsOf, syllableOf } from '../../src/engines/audio/compose/phonemes.js';
-import { harmonicTable, tableFor, TABLE_SIZE } from '../../src/engines/audio/compose/wavetable.js';
+import { formantsOf, syllableOf } from '../../src/engines/audio/voice/phonemes.js';
+import { harmonicTable, tableFor, TABLE_SIZE } from '../../src/engines/audio/synth/wavetable.js';
 import {
   renderBells,
   renderPlucks,
   renderStruck,
   renderTones,
-} from '../../src/engines/audio/compose/synth.js';
+} from '../../src/engines/audio/synth/generators.js';
 import { seeded } from '../../src/engines/random.js';
 
 const LYRIC = `[Verse]

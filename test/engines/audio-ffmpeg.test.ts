@@ -9,7 +9,7 @@ import {
   encodeAudioAll,
   UnreadableAudio,
 } from '../../src/engines/audio/ffmpeg.js';
-import { durationOf, frames, type Pcm } from '../../src/engines/audio/pcm.js';
+import { durationOf, frames, type Pcm } from '../../src/engines/audio/dsp/pcm.js';
 
 const RATE = 44100;
 

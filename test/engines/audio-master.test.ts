@@ -4,9 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { integratedLoudness, truePeak, truePeakEnvelope } from '../../src/engines/audio/loudness.js';
-import { applyMaster, CEILING_DBTP, planMaster, TARGET_LUFS } from '../../src/engines/audio/master.js';
-import { concat, frames, mix, rms, silence, slice, type Pcm } from '../../src/engines/audio/pcm.js';
+import { integratedLoudness, truePeak, truePeakEnvelope } from '../../src/engines/audio/master/loudness.js';
+import { applyMaster, CEILING_DBTP, planMaster, TARGET_LUFS } from '../../src/engines/audio/master/master.js';
+import { concat, frames, mix, rms, silence, slice, type Pcm } from '../../src/engines/audio/dsp/pcm.js';
 import { seeded } from '../../src/engines/random.js';
 
 const RATE = 44_100;

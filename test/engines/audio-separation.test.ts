@@ -6,13 +6,13 @@
  * separation (signal-to-distortion ratio) instead of trusting it.
  */
 import { describe, expect, it } from 'vitest';
-import { biquad, filter, filterChain } from '../../src/engines/audio/biquad.js';
-import { type Pcm, SAMPLE_RATE, addInto, mix, silence } from '../../src/engines/audio/pcm.js';
-import { harmonicPercussive, rampUp, separateVocals } from '../../src/engines/audio/separate.js';
-import { splitInstruments } from '../../src/engines/audio/split-instruments.js';
-import { analyse, binHz, magnitude, synthesise } from '../../src/engines/audio/stft.js';
-import { vocalSpan } from '../../src/engines/audio/vocal-span.js';
-import { waveformAggregates } from '../../src/engines/audio/waveform.js';
+import { biquad, filter, filterChain } from '../../src/engines/audio/dsp/biquad.js';
+import { type Pcm, SAMPLE_RATE, addInto, mix, silence } from '../../src/engines/audio/dsp/pcm.js';
+import { harmonicPercussive, rampUp, separateVocals } from '../../src/engines/audio/separate/vocals.js';
+import { splitInstruments } from '../../src/engines/audio/separate/split-instruments.js';
+import { analyse, binHz, magnitude, synthesise } from '../../src/engines/audio/dsp/stft.js';
+import { vocalSpan } from '../../src/engines/audio/analysis/vocal-span.js';
+import { waveformAggregates } from '../../src/engines/audio/display/waveform.js';
 import { type Random, seeded } from '../../src/engines/random.js';
 
 const RATE = SAMPLE_RATE;

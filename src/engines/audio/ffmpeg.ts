@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run, runPiped, ToolFailed, withTemp } from '../media-tools.js';
-import { SAMPLE_RATE, type Pcm } from './pcm.js';
+import { SAMPLE_RATE, type Pcm } from './dsp/pcm.js';
 
 /** Audio that ffmpeg could not read as audio; the message says what it saw. */
 export class UnreadableAudio extends Error {}

@@ -10,8 +10,8 @@ export {
 // The steps the pool runs on its worker threads, as a type (`StepRunner<typeof steps>`).
 export type * as steps from './jobs.js';
 export type { Analysis, Stems, Take } from './jobs.js';
-export { concat, durationOf, mix, silence, slice, type Pcm } from './pcm.js';
-export type { SongPlan, SongSpec } from './plan.js';
-export { styleFromPrompt, titleFrom, writeLyrics } from './lyric-writer.js';
-export { voiceFor, type Voice } from './singer.js';
+export { concat, durationOf, mix, silence, slice, type Pcm } from './dsp/pcm.js';
+export type { SongPlan, SongSpec } from './compose/plan.js';
+export { styleFromPrompt, titleFrom, writeLyrics } from './compose/lyric-writer.js';
+export { voiceFor, type Voice } from './voice/singer.js';
 export { AudioPool } from './pool.js';

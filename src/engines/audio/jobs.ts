@@ -4,22 +4,29 @@
  * that changes a song changes each stem the same linear way, so the stems keep summing to it.
  */
 import { reportProgress } from '../worker-methods.js';
-import { biquad, filterChain } from './biquad.js';
-import { drawCover, type CoverInput } from './cover.js';
-import { integratedLoudness, truePeak } from './loudness.js';
-import { applyMaster, planMaster } from './master.js';
-import { addInto, durationOf, mix, mono, silence, slice, type Pcm } from './pcm.js';
-import { medianPitch, pitchTrack } from './pitch.js';
-import { estimateKey } from './key.js';
-import { planSong, restyle, varyPlan, type RestyleSpec, type SongPlan, type SongSpec } from './plan.js';
-import { renderSong } from './render-song.js';
-import { separateVocals } from './separate.js';
-import { voiceFor, type Voice } from './singer.js';
-import { splitInstruments } from './split-instruments.js';
-import { pitchShift, timeStretch } from './stretch.js';
-import { estimateTempo } from './tempo.js';
-import { vocalSpan } from './vocal-span.js';
-import { waveformAggregates } from './waveform.js';
+import { biquad, filterChain } from './dsp/biquad.js';
+import { drawCover, type CoverInput } from './display/cover.js';
+import { integratedLoudness, truePeak } from './master/loudness.js';
+import { applyMaster, planMaster } from './master/master.js';
+import { addInto, durationOf, mix, mono, silence, slice, type Pcm } from './dsp/pcm.js';
+import { medianPitch, pitchTrack } from './analysis/pitch.js';
+import { estimateKey } from './analysis/key.js';
+import {
+  planSong,
+  restyle,
+  varyPlan,
+  type RestyleSpec,
+  type SongPlan,
+  type SongSpec,
+} from './compose/plan.js';
+import { renderSong } from './synth/render-song.js';
+import { separateVocals } from './separate/vocals.js';
+import { voiceFor, type Voice } from './voice/singer.js';
+import { splitInstruments } from './separate/split-instruments.js';
+import { pitchShift, timeStretch } from './dsp/stretch.js';
+import { estimateTempo } from './analysis/tempo.js';
+import { vocalSpan } from './analysis/vocal-span.js';
+import { waveformAggregates } from './display/waveform.js';
 
 export type Stems = Record<string, Pcm>;
 

@@ -4,7 +4,7 @@
  * a line's bar, or repeated without words to fill a window.
  */
 import type { Random } from '../../random.js';
-import type { LyricSection } from '../lyrics.js';
+import type { LyricSection } from './lyrics.js';
 import type { SectionKind } from './theory.js';
 
 export interface FormLine {

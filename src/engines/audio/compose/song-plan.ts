@@ -7,7 +7,7 @@
 import type { MelodyNote } from './melody.js';
 import type { Harmony, Mode, Quality, SectionKind } from './theory.js';
 import type { DrumPattern, InstrumentName, Kit, Role } from './vocabulary.js';
-import type { Voice } from '../singer.js';
+import type { Voice } from '../voice/singer.js';
 
 export interface SongSpec {
   seed: number;

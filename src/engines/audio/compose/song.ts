@@ -4,10 +4,10 @@
  * melody, deals the band and puts every bar, section, chord and note at its time.
  */
 import { hashOf, seeded } from '../../random.js';
-import { parseLyrics } from '../lyrics.js';
+import { parseLyrics } from './lyrics.js';
 import type { PlanChord, PlanNote, PlanPart, PlanSection, SongPlan, SongSpec } from './song-plan.js';
-import type { Voice } from '../singer.js';
-import { readStyle, type StyleProfile } from '../style.js';
+import type { Voice } from '../voice/singer.js';
+import { readStyle, type StyleProfile } from './style.js';
 import { melodyPartOf, partsFor } from './band.js';
 import { writeChords, type BarChord, type Frame } from './chords.js';
 import { energyOf, fill, instrumentalForm, layoutSections, shorten, type FormSection } from './form.js';

@@ -4,7 +4,7 @@
  */
 import { hashOf, seeded } from '../../random.js';
 import type { RestyleSpec, SongPlan, SongSpec } from './song-plan.js';
-import { readStyle } from '../style.js';
+import { readStyle } from './style.js';
 import { melodyPartOf, partsFor, rearrange, reflavour } from './band.js';
 import { RING_OUT, secondsAt } from './grid.js';
 import { compose } from './song.js';

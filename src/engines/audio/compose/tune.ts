@@ -5,7 +5,7 @@
  */
 import { hashOf } from '../../random.js';
 import type { PlanPart, SongSpec } from './song-plan.js';
-import type { Voice } from '../singer.js';
+import type { Voice } from '../voice/singer.js';
 import type { BarChord, Frame } from './chords.js';
 import { melodyPartOf } from './band.js';
 import { energyOf, type FormSection } from './form.js';

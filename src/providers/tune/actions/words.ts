@@ -1,7 +1,7 @@
 /**
  * The words of a generation (title, style, lyrics, prompt) from a request: custom mode takes
  * them as given (lyrics written for `lyric_prompt`), description mode derives them from
- * `prompt`. The song's musical reading of them is the engine's (plan.ts).
+ * `prompt`. The song's musical reading of them is the engine's (compose/plan.ts).
  */
 import { styleFromPrompt, titleFrom } from '../../../engines/audio/index.js';
 import type { Lyricist } from '../lyricist.js';

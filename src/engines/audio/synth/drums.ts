@@ -5,12 +5,12 @@
  * with fills before section changes, a crash into loud sections and a hit to end on. The kick
  * stays in the centre; the rest of the kit spreads around it.
  */
-import { biquad, filter } from './biquad.js';
-import { SAMPLE_RATE, type Pcm } from './pcm.js';
-import type { SongPlan } from './plan.js';
-import { secondsAt } from './compose/grid.js';
-import { hashOf, seeded, type Random } from '../random.js';
-import type { DrumPattern, Kit } from './compose/vocabulary.js';
+import { biquad, filter } from '../dsp/biquad.js';
+import { SAMPLE_RATE, type Pcm } from '../dsp/pcm.js';
+import type { SongPlan } from '../compose/plan.js';
+import { secondsAt } from '../compose/grid.js';
+import { hashOf, seeded, type Random } from '../../random.js';
+import type { DrumPattern, Kit } from '../compose/vocabulary.js';
 
 type Drum = 'kick' | 'snare' | 'clap' | 'hat' | 'open' | 'ride' | 'crash' | 'rim' | 'tomHigh' | 'tomLow';
 

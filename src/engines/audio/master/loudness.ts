@@ -3,9 +3,9 @@
  * LUFS and true peak in dBTP. Mastering aims at these two numbers, so the meter has to agree with
  * the reference meters to a tenth of a dB.
  */
-import type { Biquad } from './biquad.js';
-import { filter } from './biquad.js';
-import { frames, type Pcm } from './pcm.js';
+import type { Biquad } from '../dsp/biquad.js';
+import { filter } from '../dsp/biquad.js';
+import { frames, type Pcm } from '../dsp/pcm.js';
 
 /**
  * The K-weighting pair (a high shelf for the head, then the RLB high-pass) in the closed form

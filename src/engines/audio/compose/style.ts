@@ -3,9 +3,9 @@
  * tempo, key, groove, harmony and band a song is planned with. Words named in the negative style
  * are kept out; `influence` weighs the stated words against the seed's own choices.
  */
-import { hashOf, pick, seeded, type Random } from '../random.js';
-import type { Harmony, Mode } from './compose/theory.js';
-import { GENRES, type Genre } from './compose/genres.js';
+import { hashOf, pick, seeded, type Random } from '../../random.js';
+import type { Harmony, Mode } from './theory.js';
+import { GENRES, type Genre } from './genres.js';
 import {
   DRUM_WORDS,
   INSTRUMENTAL_WORDS,
@@ -17,7 +17,7 @@ import {
   type InstrumentName,
   type Kit,
   type PartChoice,
-} from './compose/vocabulary.js';
+} from './vocabulary.js';
 
 export interface StyleRequest {
   style: string;

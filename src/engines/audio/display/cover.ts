@@ -3,10 +3,10 @@
  * the song's colours (style words such as "dark", "ocean" or "red" steer them), with a record
  * on it whose grooves follow the song's length and whose label takes the ink colour.
  */
-import { canvasOf } from '../canvas.js';
-import { paintBackground, paletteOf, type Rgb } from '../paint/index.js';
-import { encodePng } from '../image-codec.js';
-import { hashOf, seeded } from '../random.js';
+import { canvasOf } from '../../canvas.js';
+import { paintBackground, paletteOf, type Rgb } from '../../paint/index.js';
+import { encodePng } from '../../image-codec.js';
+import { hashOf, seeded } from '../../random.js';
 
 export const COVER_SIZE = 512;
 

@@ -3,8 +3,8 @@
  * sounds) correlated with the Krumhansl-Kessler key profiles. The short-time spectrum it reads is
  * the one the tempo analysis reads too.
  */
-import { fft, hann } from '../signal/index.js';
-import { mono, type Pcm } from './pcm.js';
+import { fft, hann } from '../../signal/index.js';
+import { mono, type Pcm } from '../dsp/pcm.js';
 
 /**
  * Calls `visit` with the magnitude spectrum (size / 2 + 1 bins) of each Hann-windowed frame of

@@ -3,7 +3,7 @@
  * integers, in a pyramid of levels that halve the resolution each time, so a client draws any
  * zoom from the level nearest its pixel density without touching the samples.
  */
-import { type Pcm, mono } from './pcm.js';
+import { type Pcm, mono } from '../dsp/pcm.js';
 
 export interface WaveformOptions {
   /** Samples per pair at level 0: 1024 gives about 7,750 pairs for a three-minute song. */

@@ -5,7 +5,7 @@
  * the input to rounding error. Channels are transformed two at a time (one real signal in the
  * real part, the other in the imaginary part of one complex FFT), which halves the work.
  */
-import { fft, hann } from '../signal/index.js';
+import { fft, hann } from '../../signal/index.js';
 
 export const FRAME_SIZE = 2048;
 export const HOP = 512;

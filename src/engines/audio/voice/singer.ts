@@ -5,12 +5,12 @@
  * murmurs around them. Notes closer than a breath are sung legato with a glide; longer gaps
  * take a breath. Mono: the caller puts it in the centre.
  */
-import { biquad, filter } from './biquad.js';
-import { fft } from '../signal/index.js';
-import { SAMPLE_RATE } from './pcm.js';
-import { hashOf, seeded } from '../random.js';
-import { hz as frequencyOf } from './compose/theory.js';
-import { formantsOf, syllableOf, type Consonant, type Formants, type VowelName } from './compose/phonemes.js';
+import { biquad, filter } from '../dsp/biquad.js';
+import { fft } from '../../signal/index.js';
+import { SAMPLE_RATE } from '../dsp/pcm.js';
+import { hashOf, seeded } from '../../random.js';
+import { hz as frequencyOf } from '../compose/theory.js';
+import { formantsOf, syllableOf, type Consonant, type Formants, type VowelName } from './phonemes.js';
 
 export interface Voice {
   gender: 'f' | 'm';

@@ -6,7 +6,7 @@
  */
 import { SINE, TABLE_SIZE } from './wavetable.js';
 import type { Random } from '../../random.js';
-import { hz as frequencyOf } from './theory.js';
+import { hz as frequencyOf } from '../compose/theory.js';
 
 export interface NoteEvent {
   start: number;

@@ -3,9 +3,9 @@
  * from the accompaniment, the drums as its percussive part, the bass as its harmonic part below
  * about 200 Hz, and everything else as the remainder, so the four always add up to the upload.
  */
-import { type Pcm, frames, silence } from './pcm.js';
-import { harmonicPercussive, rampUp, separateVocals } from './separate.js';
-import { analyse, binHz, magnitude, synthesise } from './stft.js';
+import { type Pcm, frames, silence } from '../dsp/pcm.js';
+import { harmonicPercussive, rampUp, separateVocals } from './vocals.js';
+import { analyse, binHz, magnitude, synthesise } from '../dsp/stft.js';
 
 export interface InstrumentStems {
   vocals: Pcm;

@@ -4,7 +4,7 @@
  * songs are usually felt at so that a beat is not mistaken for half or twice itself.
  */
 import { eachSpectrum } from './key.js';
-import { mono, type Pcm } from './pcm.js';
+import { mono, type Pcm } from '../dsp/pcm.js';
 
 export interface OnsetEnvelope {
   /** How sharply the spectrum rises at each frame: peaks where notes and drums start. */

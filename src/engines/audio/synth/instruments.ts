@@ -1,13 +1,13 @@
 /**
- * The instruments of the band, each a generator from `compose/synth.ts` with its own envelope,
+ * The instruments of the band, each a generator from `generators.ts` with its own envelope,
  * timbre and tone shaping (biquad filters over the whole part): piano (struck partials), guitar
  * (plucked strings, overdriven for electric), bass, pad (detuned saws, low-passed), strings,
  * organ (drawbars with a rotary tremolo), bells (FM), lead synth, brass and flute. Weirdness
  * detunes every note a little, and widens the pad's detuning.
  */
-import { biquad, filterChain } from './biquad.js';
-import { hashOf, seeded } from '../random.js';
-import { harmonicTable, tableFor, SINE, TABLE_SIZE } from './compose/wavetable.js';
+import { biquad, filterChain } from '../dsp/biquad.js';
+import { hashOf, seeded } from '../../random.js';
+import { harmonicTable, tableFor, SINE, TABLE_SIZE } from './wavetable.js';
 import {
   renderBells,
   renderPlucks,
@@ -16,8 +16,8 @@ import {
   type NoteEvent,
   type Partial,
   type ToneSpec,
-} from './compose/synth.js';
-import type { InstrumentName } from './compose/vocabulary.js';
+} from './generators.js';
+import type { InstrumentName } from '../compose/vocabulary.js';
 
 export interface InstrumentOptions {
   rate: number;

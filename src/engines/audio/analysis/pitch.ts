@@ -4,8 +4,8 @@
  * through the FFT, and on audio at half the rate where it allows, so a song-length vocal takes a
  * fraction of a second.
  */
-import { biquad, filterChain } from './biquad.js';
-import { fft } from '../signal/index.js';
+import { biquad, filterChain } from '../dsp/biquad.js';
+import { fft } from '../../signal/index.js';
 
 export interface PitchOptions {
   /** Seconds between estimates; frame i is centred at i * hopSeconds. */

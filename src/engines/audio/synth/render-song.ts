@@ -5,12 +5,12 @@
  * (`parts`) is the same as in a full render, and the peaks of all the plan's stems together
  * stay below full scale.
  */
-import { partEvents } from './compose/arrange.js';
+import { partEvents } from '../compose/arrange.js';
 import { renderDrums } from './drums.js';
 import { renderInstrument } from './instruments.js';
-import { SAMPLE_RATE, type Pcm } from './pcm.js';
-import type { SongPlan } from './plan.js';
-import { sing } from './singer.js';
+import { SAMPLE_RATE, type Pcm } from '../dsp/pcm.js';
+import type { SongPlan } from '../compose/plan.js';
+import { sing } from '../voice/singer.js';
 
 const VOCALS = 'vocals';
 const DRUMS = 'drums';

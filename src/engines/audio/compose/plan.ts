@@ -3,12 +3,12 @@
  * goes on from a base plan on its grid. Everything follows from the spec and its seed, so the
  * same spec always gives the same plan. This is where the rest of the engine reaches composition.
  */
-import { compose } from './compose/song.js';
-import type { SongPlan, SongSpec } from './compose/song-plan.js';
+import { compose } from './song.js';
+import type { SongPlan, SongSpec } from './song-plan.js';
 
-export type { RestyleSpec, SongPlan, SongSpec } from './compose/song-plan.js';
-export { restyle, varyPlan } from './compose/takes.js';
-export { secondsAt } from './compose/grid.js';
+export type { RestyleSpec, SongPlan, SongSpec } from './song-plan.js';
+export { restyle, varyPlan } from './takes.js';
+export { secondsAt } from './grid.js';
 
 /** The plan for a spec; with `base`, a part of that song starting `at` seconds into it, on its grid. */
 export function planSong(spec: SongSpec): SongPlan {

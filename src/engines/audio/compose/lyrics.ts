@@ -4,7 +4,7 @@
  * by vowel groups with the usual silent-e rules, CJK one per character, other scripts by vowel
  * groups or letter clusters. Any text is accepted; what is not a letter is not sung.
  */
-import type { SectionKind } from './compose/theory.js';
+import type { SectionKind } from './theory.js';
 
 export interface LyricLine {
   text: string;

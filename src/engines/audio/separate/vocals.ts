@@ -8,8 +8,8 @@
  * and the vibrato, so it is neither what spreads across frequency nor what stays still for a
  * second. The harmonic/percussive split also serves the instrument split of uploaded audio.
  */
-import { type Pcm, frames, mono } from './pcm.js';
-import { type Spectrogram, analyse, binHz, magnitude, synthesise } from './stft.js';
+import { type Pcm, frames, mono } from '../dsp/pcm.js';
+import { type Spectrogram, analyse, binHz, magnitude, synthesise } from '../dsp/stft.js';
 
 export type SeparationMethod = 'auto' | 'stereo' | 'mono';
 

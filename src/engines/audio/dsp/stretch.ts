@@ -4,7 +4,7 @@
  * grain taken where it best continues the one before, so waveforms join in phase; that keeps
  * pitch and drum attacks intact. All channels share the grains, so the stereo image holds.
  */
-import { hann } from '../signal/index.js';
+import { hann } from '../../signal/index.js';
 import { frames, mono, type Pcm } from './pcm.js';
 
 /** Grains of about 46 ms: longer than a bass period, shorter than a drum hit's echo would be. */

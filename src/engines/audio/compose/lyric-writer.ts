@@ -4,7 +4,7 @@
  * from a small rhyme table, in a verse–chorus form. Deterministic by seed; words in any script
  * are used as written.
  */
-import { hashOf, pick, seeded, type Random } from '../random.js';
+import { hashOf, pick, seeded, type Random } from '../../random.js';
 import { styleWords } from './style.js';
 
 /** Rhyming nouns: each line ends on one, two lines a pair. */

@@ -4,7 +4,7 @@
  * mixes. Oscillators read them with a phase accumulator instead of calling Math.sin per sample.
  */
 import { fft } from '../../signal/index.js';
-import { SAMPLE_RATE } from '../pcm.js';
+import { SAMPLE_RATE } from '../dsp/pcm.js';
 
 export const TABLE_SIZE = 2048;
 const LOWEST = 20;

@@ -5,7 +5,7 @@
  * and a low bed of leaked chords (below the threshold, which is relative both to the vocal's
  * own loud parts and to the loudness of the mix it came from).
  */
-import { type Pcm, mono } from './pcm.js';
+import { type Pcm, mono } from '../dsp/pcm.js';
 
 export interface VocalSpan {
   /** Seconds. */

@@ -3,9 +3,9 @@
  * limiter that keeps its true peak under a ceiling. Planned once on the mix and applied as a
  * linear operation, so the song's stems, mastered with the same plan, still sum to the master.
  */
-import { biquad, filterChain, type Biquad } from './biquad.js';
+import { biquad, filterChain, type Biquad } from '../dsp/biquad.js';
 import { integratedLoudness, truePeak, truePeakEnvelope } from './loudness.js';
-import { frames, type Pcm } from './pcm.js';
+import { frames, type Pcm } from '../dsp/pcm.js';
 
 /** The integrated loudness the streaming services normalise to. */
 export const TARGET_LUFS = -14;
