@@ -5,7 +5,7 @@
  */
 import { hashOf, pick, seeded, type Random } from '../../random.js';
 import type { Harmony, Mode } from './theory.js';
-import { GENRES, type Genre } from './genres.js';
+import { GENRES, type Genre } from './genres/index.js';
 import {
   DRUM_WORDS,
   INSTRUMENTAL_WORDS,
