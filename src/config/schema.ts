@@ -48,7 +48,7 @@ const channelTypes = {
   searxng: { serves: ['serp'], needs: 'base_url', is: 'a SearXNG JSON API' },
   serper: { serves: ['serp'], is: 'a Serper-style API' },
   passthrough: {
-    serves: ['serp', 'clip', 'dance', 'maxi', 'identity'],
+    serves: ['chat', 'serp', 'clip', 'dance', 'maxi', 'tune', 'qrart', 'identity'],
     needs: 'base_url',
     is: 'an upstream speaking this same interface',
   },

@@ -41,6 +41,9 @@ const MOON: ChatFamily = {
   ],
 };
 
+/** The chat families, each its own `/{name}/chat/completions`. */
+export const CHAT_FAMILIES: readonly ChatFamily[] = [CHATMODEL, MOON];
+
 // Defaults are stated in descriptions, not as schema `default`s: the validator would write them
 // into the body, and a body passed on upstream must stay as the client sent it.
 const maybe = {

@@ -284,4 +284,5 @@ export const qrart: Operation = {
   response: Type.Union([QrTask, QrTaskBatch, TaskAccepted]),
   // The default action is generate, so a body that has not been through the schema yet counts too.
   kindOf: (body) => ((body.action ?? 'generate') === 'generate' ? 'task' : 'retrieval'),
+  answer: 'record',
 };

@@ -55,6 +55,11 @@ export interface Operation {
   /** The state words of a music or video task's snapshots; those tasks also report progress. */
   snapshot?: TaskSnapshot;
   /**
+   * A task that answers with its task record (QR art: the spec's "Artistic QR code task") rather
+   * than the data envelope `{success, task_id, trace_id, data}` of the other tasks.
+   */
+  answer?: 'record';
+  /**
    * Where one path serves several kinds (`/qrart/tasks`: generate is a task, retrieve is a
    * retrieval), the kind of a given body.
    */

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
-import { KEPT_FILES_PATH } from '../providers/serp/local-index.js';
+import { KEPT_FILES_PATH } from '../providers/serp/local.js';
 import type { KeptFiles } from '../providers/serp/types.js';
 
 export function registerKeptFiles(app: FastifyInstance, files: KeptFiles | undefined): void {

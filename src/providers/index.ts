@@ -100,10 +100,13 @@ export class Providers {
     private readonly capabilities: Partial<Record<Family, Capability>> = {},
     /** The files the local search index keeps, where it serves searches. */
     readonly keptFiles?: KeptFiles,
+    /** Engines several capabilities share, closed after them. */
+    private readonly shared: readonly { close(): Promise<void> }[] = [],
   ) {}
 
   async close(): Promise<void> {
     await Promise.all(Object.values(this.capabilities).map((capability) => capability?.close?.()));
+    await Promise.all(this.shared.map((engine) => engine.close()));
   }
 
   /** The handler of a synchronous operation, or 503 busy. */

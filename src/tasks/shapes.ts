@@ -3,7 +3,7 @@
  * (DECISIONS section 3), how far it is, the envelope built from a task and its data, and the task
  * record. Waiting, streaming, callbacks and retrieval all answer with these same shapes.
  */
-import { OPERATIONS } from '../contract/table.js';
+import { OPERATIONS, operationAt, resultOf } from '../contract/table.js';
 import { MEDIA_SNAPSHOT } from '../contract/responses.js';
 import type { TaskSnapshot } from '../contract/types.js';
 import { isTerminal, type TaskState } from './states.js';
@@ -38,8 +38,10 @@ const WORDS: ReadonlyMap<string, TaskSnapshot> = new Map(
   OPERATIONS.flatMap((o) => (o.snapshot ? [[o.path, o.snapshot] as const] : [])),
 );
 
-/** A QR art task answers with its task record (spec: "Artistic QR code task"). */
-const QR = '/qrart/tasks';
+/** The tasks that answer with their task record (QR art) rather than a data envelope. */
+const RECORDS: ReadonlySet<string> = new Set(
+  OPERATIONS.filter((o) => o.answer === 'record').map((o) => o.path),
+);
 
 /**
  * Before an engine reports anything, one item stands for the task, so that every snapshot
@@ -94,7 +96,7 @@ const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 100
  * they are.
  */
 export function taskRecord(task: TaskView): Record<string, unknown> {
-  const qr = task.operation === QR;
+  const qr = RECORDS.has(task.operation);
   const record: Record<string, unknown> = {
     id: task.id,
     _id: task.id,
@@ -123,7 +125,7 @@ export function finalEnvelope(task: TaskView): Record<string, unknown> {
   if (failed(task)) {
     return { success: false, task_id: task.id, trace_id: task.traceId, error: task.error };
   }
-  if (task.operation === QR) return { success: true, task_id: task.id, ...taskRecord(task) };
+  if (RECORDS.has(task.operation)) return { success: true, task_id: task.id, ...taskRecord(task) };
   return dataEnvelope(task);
 }
 
@@ -143,19 +145,18 @@ function dataEnvelope(task: TaskView): Record<string, unknown> {
  */
 export function snapshot(task: TaskView): Record<string, unknown> {
   if (isTerminal(task.state)) return { ...finalEnvelope(task), ...progressMember(task) };
-  if (task.operation === QR) return taskRecord(task);
+  if (RECORDS.has(task.operation)) return taskRecord(task);
   return { ...dataEnvelope(task), ...progressMember(task) };
 }
 
 /** What the `response` member of the task record keeps once the task is terminal. */
 export function storedResponse(task: TaskView): Record<string, unknown> {
-  if (task.operation !== QR) return finalEnvelope(task);
+  if (!RECORDS.has(task.operation)) return finalEnvelope(task);
   return failed(task) ? { success: false } : { success: true, ...(task.data as object) };
 }
 
 /** The engine data inside a stored response (the inverse of `storedResponse`). */
 export function storedData(operation: string, stored: Record<string, unknown>): unknown {
-  if (operation !== QR) return stored.data;
-  const { success: _success, ...data } = stored;
-  return data;
+  const known = operationAt(operation);
+  return known ? resultOf(known, stored) : stored.data;
 }

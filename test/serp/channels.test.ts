@@ -9,9 +9,9 @@ import type { TSchema } from '@sinclair/typebox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_TYPES, SerpResponse } from '../../src/contract/serp.js';
 import { UpstreamFailure } from '../../src/providers/router.js';
-import { Passthrough } from '../../src/providers/serp/passthrough.js';
-import { MAX_UPSTREAM_PAGES, Searxng } from '../../src/providers/serp/searxng.js';
-import { Serper } from '../../src/providers/serp/serper.js';
+import { Passthrough } from '../../src/providers/serp/channels/passthrough.js';
+import { MAX_UPSTREAM_PAGES, Searxng } from '../../src/providers/serp/channels/searxng.js';
+import { Serper } from '../../src/providers/serp/channels/serper.js';
 import type {
   SearchType,
   SerpBackend,

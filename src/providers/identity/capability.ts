@@ -11,7 +11,7 @@ import type { ChannelRouter, RoutedChannel } from '../router.js';
 import { sealAnswer, openRequest } from './field-cipher.js';
 import type { FieldKeys } from './field-keys.js';
 import { checkCard, verifyCard, type CheckConfig, type Flow, type Stage } from './flows.js';
-import type { IdentityPassthrough } from './passthrough.js';
+import type { IdentityPassthrough } from './channels/passthrough.js';
 import type { VerificationSource } from './registry.js';
 import type { CardEngine } from './types.js';
 import { unservedFamily } from '../unserved.js';

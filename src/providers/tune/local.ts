@@ -54,10 +54,6 @@ export class TuneCapability implements Capability {
     this.personas = new PersonaMaker(library, engine, media);
   }
 
-  async close(): Promise<void> {
-    await this.engine.close();
-  }
-
   /** `/tune/personas`, the family's one synchronous operation. */
   handle(call: Call): Promise<unknown> {
     return this.personas.create(call);

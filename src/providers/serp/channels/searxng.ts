@@ -11,12 +11,12 @@
  * dated inside it. An `api_key`, when set, goes as a bearer token (for an instance behind an
  * authenticating proxy).
  */
-import { UpstreamFailure } from '../router.js';
-import { callUpstream, jsonOf } from '../upstream.js';
-import { instantOf, parseRange, RECENT_MS, spanOf, type Recent, type SearchRange } from './range.js';
+import { UpstreamFailure } from '../../router.js';
+import { callUpstream, jsonOf } from '../../upstream.js';
+import { instantOf, parseRange, RECENT_MS, spanOf, type Recent, type SearchRange } from '../range.js';
 import { collectorFor, knowledgeGraphOf, relatedSearchesOf } from './searxng-results.js';
-import { compact, listOf, objectOf, textOf, type Json } from './shape.js';
-import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from './types.js';
+import { compact, listOf, objectOf, textOf, type Json } from '../shape.js';
+import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
 
 /** Pages of SearXNG fetched for one search at most: about the first hundred results. */
 export const MAX_UPSTREAM_PAGES = 5;

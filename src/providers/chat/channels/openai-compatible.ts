@@ -4,10 +4,10 @@
  * asked for. Streams always ask the upstream for usage, so that tokens can be charged.
  */
 import type { Dispatcher } from 'undici';
-import { UpstreamFailure } from '../router.js';
-import { jsonOf, postJson } from '../upstream.js';
+import { UpstreamFailure } from '../../router.js';
+import { jsonOf, postJson } from '../../upstream.js';
 import { sseData } from './sse.js';
-import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from './types.js';
+import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from '../types.js';
 
 export interface OpenAiChannel {
   name: string;

@@ -4,9 +4,9 @@
  * range as Google's `tbs`. The camelCase answer becomes the contract's snake_case result; what the
  * contract has no member for (searchParameters, credits, cid, image sizes …) is dropped.
  */
-import { UpstreamFailure } from '../router.js';
-import { callUpstream, jsonOf } from '../upstream.js';
-import { parseRange, type SearchRange } from './range.js';
+import { UpstreamFailure } from '../../router.js';
+import { callUpstream, jsonOf } from '../../upstream.js';
+import { parseRange, type SearchRange } from '../range.js';
 import {
   compact,
   integerOf,
@@ -18,8 +18,8 @@ import {
   textRecordOf,
   type ItemOf,
   type Json,
-} from './shape.js';
-import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from './types.js';
+} from '../shape.js';
+import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
 
 const SERPER_URL = 'https://google.serper.dev';
 

@@ -14,8 +14,8 @@ import {
   textRecordOf,
   type ItemOf,
   type Json,
-} from './shape.js';
-import type { SearchType, SerpResult } from './types.js';
+} from '../shape.js';
+import type { SearchType, SerpResult } from '../types.js';
 
 type Mapped<K extends keyof SerpResult> = Omit<ItemOf<K>, 'position'> | undefined;
 

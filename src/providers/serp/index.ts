@@ -1,0 +1,70 @@
+/**
+ * Web search: the local index (`local.ts`) when no search channel is configured, else the
+ * channels (`channels/`: SearXNG, Serper, a same-interface upstream, or the local index by name),
+ * with routing by search type. Wherever the local index answers, its kept files are served.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Config } from '../../config/index.js';
+import { SearchIndex } from '../../engines/searchindex/index.js';
+import { channelsOf, type CapabilityPlugin, type ChannelConfig } from '../plugin.js';
+import { ChannelRouter } from '../router.js';
+import { SerpCapability } from './capability.js';
+import { Passthrough } from './channels/passthrough.js';
+import { Searxng } from './channels/searxng.js';
+import { Serper } from './channels/serper.js';
+import { LocalIndex } from './local.js';
+import type { SerpBackend } from './types.js';
+
+/** Without search channels, the local index answers every search type. */
+const IMPLICIT_LOCAL: ChannelConfig = {
+  name: 'local-index',
+  capability: 'serp',
+  type: 'local-index',
+  models: ['*'],
+  model_map: {},
+  priority: 0,
+  weight: 1,
+  timeout_seconds: 120,
+};
+
+/** The one local index of a process, however many channels name it. */
+function localIndex(config: Config): () => LocalIndex {
+  let backend: LocalIndex | undefined;
+  return () => {
+    if (!backend) {
+      mkdirSync(dirname(config.search.index_path), { recursive: true });
+      backend = new LocalIndex(new SearchIndex(config.search.index_path), {
+        rememberQueries: config.search.remember_queries,
+        publicBaseUrl: config.public_base_url,
+      });
+    }
+    return backend;
+  };
+}
+
+function backendOf(channel: ChannelConfig, local: () => SerpBackend): SerpBackend {
+  switch (channel.type) {
+    case 'searxng':
+      return new Searxng(channel);
+    case 'serper':
+      return new Serper(channel);
+    case 'passthrough':
+      return new Passthrough(channel);
+    default:
+      return local();
+  }
+}
+
+export const serp: CapabilityPlugin = {
+  families: ['serp'],
+  build(config, ports) {
+    const configured = channelsOf(config, 'serp');
+    const channels = configured.length > 0 ? configured : [IMPLICIT_LOCAL];
+    const local = localIndex(config);
+    const backends = new Map(channels.map((c) => [c.name, backendOf(c, local)]));
+    const index = [...backends.values()].find((backend) => backend instanceof LocalIndex);
+    if (index) ports.keepFiles(index);
+    return { serp: new SerpCapability(new ChannelRouter(channels, ports.policy), backends) };
+  },
+};
