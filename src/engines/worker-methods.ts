@@ -4,6 +4,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { parentPort } from 'node:worker_threads';
+import { buffersOf } from './transferables.js';
 import type { ErrorClasses, Reply, StepProgress } from './worker-pool.js';
 
 /** The progress of the call a method runs for, told to its caller. */
@@ -31,18 +32,6 @@ function reporterFor(id: number): (progress: StepProgress) => void {
 
 // Methods take whatever their callers post; each one's own signature is checked where it is defined.
 type Method = (...args: never[]) => unknown;
-
-function buffersOf(value: unknown, found: Set<ArrayBuffer>): Set<ArrayBuffer> {
-  if (ArrayBuffer.isView(value)) {
-    if (value.buffer instanceof ArrayBuffer && value.byteLength === value.buffer.byteLength)
-      found.add(value.buffer);
-  } else if (Array.isArray(value)) {
-    for (const item of value) buffersOf(item, found);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) buffersOf(item, found);
-  }
-  return found;
-}
 
 function kindOf(error: unknown, errors: ErrorClasses): string {
   for (const [kind, type] of Object.entries(errors)) if (error instanceof type) return kind;

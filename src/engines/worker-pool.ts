@@ -5,6 +5,7 @@
  * first use and are reused. Errors come back as the classes the caller tells apart.
  */
 import { Worker } from 'node:worker_threads';
+import { buffersOf } from './transferables.js';
 
 /** Error classes that cross the thread boundary by name. */
 export type ErrorClasses = Record<string, new (message: string) => Error>;
@@ -22,6 +23,18 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   onProgress?: (progress: StepProgress) => void;
+  move: boolean;
+}
+
+/** How a step runs: who hears its progress, and whether its arguments move to the worker. */
+export interface RunOptions {
+  onProgress?: (progress: StepProgress) => void;
+  /**
+   * The typed arrays of the arguments move to the worker thread instead of being copied there
+   * (a song's stems are hundreds of megabytes, whose copy holds up the event loop); the caller
+   * must not read them again.
+   */
+  move?: boolean;
 }
 
 /** A worker's message about a call: its progress while it runs, then its result or its error. */
@@ -58,7 +71,7 @@ export class WorkerPool {
     private readonly errors: ErrorClasses = {},
   ) {}
 
-  call<T>(method: string, args: unknown[], onProgress?: (progress: StepProgress) => void): Promise<T> {
+  call<T>(method: string, args: unknown[], options: RunOptions = {}): Promise<T> {
     return new Promise((resolve, reject) => {
       this.queue.push({
         id: this.next++,
@@ -66,7 +79,8 @@ export class WorkerPool {
         args,
         resolve: resolve as (value: unknown) => void,
         reject,
-        onProgress,
+        onProgress: options.onProgress,
+        move: options.move ?? false,
       });
       this.dispatch();
     });
@@ -86,7 +100,8 @@ export class WorkerPool {
       this.busy.set(worker, call);
       // A call in progress keeps the process alive; an idle worker does not.
       worker.ref();
-      worker.postMessage({ id: call.id, method: call.method, args: call.args });
+      const moved = call.move ? [...buffersOf(call.args, new Set())] : [];
+      worker.postMessage({ id: call.id, method: call.method, args: call.args }, moved);
     }
   }
 
@@ -147,7 +162,16 @@ export class StepPool<Steps extends Record<string, (...args: never[]) => unknown
     step: K,
     ...args: Parameters<Steps[K]>
   ): Promise<Awaited<ReturnType<Steps[K]>>> {
-    return this.pool.call(step, args, onProgress);
+    return this.pool.call(step, args, { onProgress });
+  }
+
+  /** `run` as `options` say: its progress heard, its arguments moved rather than copied. */
+  runWith<K extends keyof Steps & string>(
+    options: RunOptions,
+    step: K,
+    ...args: Parameters<Steps[K]>
+  ): Promise<Awaited<ReturnType<Steps[K]>>> {
+    return this.pool.call(step, args, options);
   }
 
   close(): Promise<void> {
@@ -158,5 +182,5 @@ export class StepPool<Steps extends Record<string, (...args: never[]) => unknown
 /** What runs a pool's steps: the pool itself, or a view of it that follows one job's progress. */
 export type StepRunner<Steps extends Record<string, (...args: never[]) => unknown>> = Pick<
   StepPool<Steps>,
-  'size' | 'run'
+  'size' | 'run' | 'runWith'
 >;

@@ -58,15 +58,16 @@ export function followed<Steps extends Record<string, (...args: never[]) => unkn
   parts: Parts,
   stageOf: (step: keyof Steps & string) => string,
 ): StepRunner<Steps> {
-  return {
-    size: pool.size,
-    run(step, ...args) {
-      const part = parts.begin(stageOf(step));
-      const report = (progress: StepProgress) => part(progress.fraction, progress.stage);
-      return pool.runWithProgress(report, step, ...args).then((result) => {
-        part(1);
-        return result;
-      });
-    },
+  const runWith: StepRunner<Steps>['runWith'] = (options, step, ...args) => {
+    const part = parts.begin(stageOf(step));
+    const onProgress = (progress: StepProgress) => {
+      part(progress.fraction, progress.stage);
+      options.onProgress?.(progress);
+    };
+    return pool.runWith({ ...options, onProgress }, step, ...args).then((result) => {
+      part(1);
+      return result;
+    });
   };
+  return { size: pool.size, run: (step, ...args) => runWith({}, step, ...args), runWith };
 }

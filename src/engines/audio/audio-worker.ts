@@ -1,5 +1,6 @@
 /** A worker thread that runs the music engine's steps for the pool. */
 import { serveMethods } from '../worker-methods.js';
+import { UnreadableAudio } from './ffmpeg.js';
 import * as jobs from './jobs.js';
 
-serveMethods(jobs);
+serveMethods(jobs, { UnreadableAudio });

@@ -1,16 +1,10 @@
 /** The local music engine: composing, separating, singing and mastering songs; ffmpeg for files. */
-export {
-  decodeAudio,
-  decodeAudioAll,
-  encodeAudio,
-  encodeAudioAll,
-  renderVisualizer,
-  UnreadableAudio,
-} from './ffmpeg.js';
+// ffmpeg itself runs in the pool's steps (files.ts); callers tell its refusals apart.
+export { UnreadableAudio } from './ffmpeg.js';
 // The steps the pool runs on its worker threads, as a type (`StepRunner<typeof steps>`).
 export type * as steps from './jobs.js';
 export type { Analysis, Stems, Take } from './jobs.js';
-export { concat, durationOf, mix, silence, slice, type Pcm } from './dsp/pcm.js';
+export { concat, durationOf, silence, slice, type Pcm } from './dsp/pcm.js';
 export type { SongPlan, SongSpec } from './compose/plan.js';
 export { styleFromPrompt, titleFrom, writeLyrics } from './compose/lyric-writer.js';
 export { voiceFor, type Voice } from './voice/singer.js';

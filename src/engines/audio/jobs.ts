@@ -28,6 +28,9 @@ import { estimateTempo } from './analysis/tempo.js';
 import { vocalSpan } from './analysis/vocal-span.js';
 import { waveformAggregates } from './display/waveform.js';
 
+// Files in and out, each on a worker thread too: ffmpeg's forks and pipes, the mixdown and levelling.
+export { itemFiles, musicVideo, readAudio, readMix, writeMix } from './files.js';
+
 export type Stems = Record<string, Pcm>;
 
 /**

@@ -3,10 +3,11 @@
  * hundreds of milliseconds to seconds of CPU, which would otherwise stall the server's requests.
  */
 import { scriptNextTo, StepPool } from '../worker-pool.js';
+import { UnreadableAudio } from './ffmpeg.js';
 import type * as jobs from './jobs.js';
 
 export class AudioPool extends StepPool<typeof jobs> {
   constructor(size: number) {
-    super(scriptNextTo(import.meta.url, 'audio-worker'), size);
+    super(scriptNextTo(import.meta.url, 'audio-worker'), size, { UnreadableAudio });
   }
 }

@@ -5,7 +5,7 @@
  * from the audio, within `vocal_start`..`vocal_end`.
  */
 import { randomUUID } from 'node:crypto';
-import { decodeAudio, mix, slice, type AudioPool, type Pcm } from '../../engines/audio/index.js';
+import { slice, type AudioPool, type Pcm } from '../../engines/audio/index.js';
 import { hashOf } from '../../engines/random.js';
 import { badRequest } from '../../errors.js';
 import { fetchInput, type MediaSources } from '../../net/media.js';
@@ -29,12 +29,10 @@ export class PersonaMaker {
   }
 
   private async audioOf(song: Song, field: string): Promise<Pcm> {
-    const stems = await Promise.all(
-      Object.values(song.sound.stems).map(async (url) =>
-        decodeAudio(await fetchInput(this.media, field, url, STEM_BYTES), MAX_SONG_SECONDS),
-      ),
+    const files = await Promise.all(
+      Object.values(song.sound.stems).map((url) => fetchInput(this.media, field, url, STEM_BYTES)),
     );
-    return mix(stems);
+    return this.engine.runWith({ move: true }, 'readMix', files, MAX_SONG_SECONDS);
   }
 
   async create(call: Call): Promise<unknown> {
@@ -51,8 +49,8 @@ export class PersonaMaker {
         throw badRequest([{ field: 'vox_audio_id', rule: 'must name a /tune/vox result' }]);
       }
       const audio = slice(await this.audioOf(source, voxId ? 'vox_audio_id' : 'audio_id'), start, end);
-      const vocal = voxId ? audio : (await this.engine.run('separate', audio)).vocals;
-      const learnt = await this.engine.run('learnVoice', vocal, hashOf(song.id));
+      const vocal = voxId ? audio : (await this.engine.runWith({ move: true }, 'separate', audio)).vocals;
+      const learnt = await this.engine.runWith({ move: true }, 'learnVoice', vocal, hashOf(song.id));
       if (!learnt) {
         throw badRequest([
           {

@@ -2,15 +2,8 @@
  * What every music action works with: the request, the token's library of audios, the engine's
  * worker threads, and the way a result becomes a Music item (MP3, cover, video, kept stems).
  */
-import { setMaxListeners } from 'node:events';
 import {
-  decodeAudio,
-  decodeAudioAll,
   durationOf,
-  encodeAudio,
-  encodeAudioAll,
-  mix,
-  renderVisualizer,
   UnreadableAudio,
   type Analysis,
   type AudioPool,
@@ -114,8 +107,6 @@ export class Studio {
     this.input = job.input;
     this.model = text(job.input.model) || DEFAULT_MODEL;
     this.seed = stableSeed(job.taskId);
-    // Every ffmpeg process of the task listens to its deadline: a dozen at once is normal.
-    setMaxListeners(64, job.signal);
   }
 
   get maxSeconds(): number {
@@ -152,20 +143,42 @@ export class Studio {
   async decode(field: string, url: string): Promise<Pcm> {
     return this.step('read', async () => {
       const bytes = await this.job.fetchInput(field, url, STEM_BYTES);
-      return decodeAudio(bytes, MAX_SONG_SECONDS, this.job.signal);
+      const [pcm] = await this.read([bytes], MAX_SONG_SECONDS);
+      return pcm!;
     });
+  }
+
+  private stemFiles(song: Song): Promise<Buffer[]> {
+    return Promise.all(
+      Object.values(song.sound.stems).map((url) => this.job.fetchInput('audio_id', url, STEM_BYTES)),
+    );
   }
 
   /** The stems of an audio, as the engine kept them. */
   async stemsOf(song: Song): Promise<Stems> {
     return this.step('read', async () => {
-      const entries = Object.entries(song.sound.stems);
-      const files = await Promise.all(
-        entries.map(([, url]) => this.job.fetchInput('audio_id', url, STEM_BYTES)),
-      );
-      const pcms = await decodeAudioAll(files, MAX_SONG_SECONDS, this.job.signal);
-      return Object.fromEntries(entries.map(([name], n) => [name, pcms[n]!]));
+      const files = await this.stemFiles(song);
+      const pcms = await this.read(files, MAX_SONG_SECONDS);
+      return Object.fromEntries(Object.keys(song.sound.stems).map((name, n) => [name, pcms[n]!]));
     });
+  }
+
+  /** An audio as one mix of its stems. */
+  async mixOf(song: Song): Promise<Pcm> {
+    return this.step('read', async () =>
+      this.pool.runWith(
+        { move: true },
+        'readMix',
+        await this.stemFiles(song),
+        MAX_SONG_SECONDS,
+        this.job.deadline,
+      ),
+    );
+  }
+
+  /** Files decoded on a worker thread; they move there, read by nothing else. */
+  private read(files: Buffer[], maxSeconds: number): Promise<Pcm[]> {
+    return this.pool.runWith({ move: true }, 'readAudio', files, maxSeconds, this.job.deadline);
   }
 
   /** An uploaded audio (`audio_url`), decoded; what ffmpeg cannot read is a 400 naming the field. */
@@ -173,7 +186,8 @@ export class Studio {
     return this.step('read', async () => {
       const bytes = await this.job.fetchInput(field, this.text(field), AUDIO_BYTES);
       try {
-        return await decodeAudio(bytes, this.maxSeconds, this.job.signal);
+        const [pcm] = await this.read([bytes], this.maxSeconds);
+        return pcm!;
       } catch (error) {
         if (error instanceof UnreadableAudio)
           throw badRequest([{ field, rule: `is not audio ffmpeg can read (${error.message})` }]);
@@ -190,8 +204,9 @@ export class Studio {
     const pcm = await this.upload('audio_url');
     const analysis = await this.engine.run('analyse', pcm);
     const id = this.itemId(this.made++);
-    const url = await this.job.saveFile(await encodeAudio(pcm, 'flac', this.job.signal), 'flac');
     const duration = Math.round(durationOf(pcm) * 1000) / 1000;
+    const flac = await this.pool.runWith({ move: true }, 'writeMix', [pcm], 'flac', this.job.deadline);
+    const url = await this.job.saveFile(bufferOf(flac), 'flac');
     const item: MusicItem = {
       id,
       model: this.model,
@@ -231,12 +246,20 @@ export class Studio {
   async publish(made: Made, words: Words, options: PublishOptions): Promise<MusicItem> {
     const id = this.itemId(this.made++);
     const progress = this.publishing.begin('mix');
-    const stems = keepUnderFullScale(made.stems);
-    const mixdown = mix(Object.values(stems));
-    const duration = Math.round(durationOf(mixdown) * 1000) / 1000;
-    const signal = this.job.signal;
-    progress(0.1, 'encode');
-    const audio = await encodeAudio(mixdown, options.format, signal);
+    const names = Object.keys(made.stems);
+    const files = await this.pool.runWith(
+      { onProgress: (step) => progress(step.fraction, step.stage), move: true },
+      'itemFiles',
+      made.stems,
+      {
+        format: options.format,
+        mp3: options.video && !options.coverUrl && options.format !== 'mp3',
+        lossless: options.lossless !== false,
+        deadline: this.job.deadline,
+      },
+    );
+    const duration = Math.round(files.duration * 1000) / 1000;
+    const audio = bufferOf(files.audio);
     progress(0.3, options.video ? 'render' : 'upload');
     const cover = options.coverUrl
       ? undefined
@@ -252,16 +275,12 @@ export class Studio {
       this.job.saveFile(audio, options.format),
       cover ? this.job.saveFile(cover, 'png') : Promise.resolve(options.coverUrl ?? ''),
       options.video && cover
-        ? renderVisualizer(
-            cover,
-            options.format === 'mp3' ? audio : await encodeAudio(mixdown, 'mp3', signal),
-            signal,
-          ).then((video) => {
+        ? this.pool.run('musicVideo', cover, files.mp3 ?? files.audio, this.job.deadline).then((video) => {
             progress(0.8, 'upload');
-            return this.job.saveFile(video, 'mp4');
+            return this.job.saveFile(bufferOf(video), 'mp4');
           })
         : Promise.resolve(''),
-      options.lossless === false ? Promise.resolve(undefined) : this.keep(stems),
+      files.stems ? this.keep(files.stems) : Promise.resolve(undefined),
     ]);
     const item: MusicItem = {
       id,
@@ -275,7 +294,7 @@ export class Studio {
     };
     const sound: Sound = {
       origin: made.origin,
-      stems: kept ?? Object.fromEntries(Object.keys(stems).map((name) => [name, audioUrl])),
+      stems: kept ?? Object.fromEntries(names.map((name) => [name, audioUrl])),
       bpm: made.analysis.bpm,
       firstBeat: made.analysis.firstBeat,
       root: made.analysis.root,
@@ -296,61 +315,18 @@ export class Studio {
   }
 
   /** The stems, lossless, in the blob store: what later edits of this audio start from. */
-  private async keep(stems: Stems): Promise<Record<string, string>> {
+  private async keep(stems: Record<string, Uint8Array>): Promise<Record<string, string>> {
     const entries = Object.entries(stems);
-    const files = await encodeAudioAll(
-      entries.map(([, pcm]) => pcm),
-      'flac',
-      this.job.signal,
-    );
-    const urls = await Promise.all(files.map((flac) => this.job.saveFile(flac, 'flac')));
+    const urls = await Promise.all(entries.map(([, flac]) => this.job.saveFile(bufferOf(flac), 'flac')));
     return Object.fromEntries(entries.map(([name], n) => [name, urls[n]!]));
   }
 }
 
-function wordsOf(words: Words) {
-  return { title: words.title, style: words.style, lyric: words.lyric, prompt: words.prompt };
+/** A file a worker thread made, as a Buffer over the same bytes. */
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** −0.5 dBFS: what an edit may reach before it is turned down. */
-const CEILING = 0.944;
-/** Blocks of this many seconds are turned down as a whole, with ramps to their neighbours. */
-const BLOCK_SECONDS = 0.25;
-
-/**
- * Edits can add up past full scale (a vocal laid over a loud song, a mashup): then the blocks
- * that would clip are turned down, each by what it needs, with linear ramps between blocks that
- * never exceed either side's gain. The same gain applies to every stem, so the stems still sum
- * to the song, and the music away from the loud blocks is left as it was.
- */
-function keepUnderFullScale(stems: Stems): Stems {
-  const song = mix(Object.values(stems));
-  const block = Math.round(BLOCK_SECONDS * song.rate);
-  const length = song.channels[0]?.length ?? 0;
-  const blocks = Math.ceil(length / block);
-  const gains = new Float64Array(blocks).fill(1);
-  let clips = false;
-  for (const channel of song.channels) {
-    for (let i = 0; i < length; i += 1) {
-      const need = CEILING / Math.abs(channel[i]!);
-      const b = Math.floor(i / block);
-      if (need < gains[b]!) {
-        gains[b] = need;
-        clips = true;
-      }
-    }
-  }
-  if (!clips) return stems;
-  // A node between two blocks takes the lower gain, so the ramp stays under both.
-  const node = (k: number) => Math.min(gains[Math.max(0, k - 1)]!, gains[Math.min(blocks - 1, k)]!);
-  for (const pcm of Object.values(stems)) {
-    for (const channel of pcm.channels) {
-      for (let i = 0; i < channel.length; i += 1) {
-        const b = Math.floor(i / block);
-        const t = (i - b * block) / block;
-        channel[i]! *= node(b) + (node(b + 1) - node(b)) * t;
-      }
-    }
-  }
-  return stems;
+function wordsOf(words: Words) {
+  return { title: words.title, style: words.style, lyric: words.lyric, prompt: words.prompt };
 }

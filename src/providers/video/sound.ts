@@ -2,7 +2,7 @@
  * The sound of a video that asks for one (dance `generate_audio` on the model that has sound):
  * an instrumental the music engine composes from the video's prompt, as long as the video.
  */
-import { encodeAudio, mix, voiceFor, type AudioPool } from '../../engines/audio/index.js';
+import { voiceFor, type AudioPool } from '../../engines/audio/index.js';
 
 export class SoundTrack {
   constructor(private readonly engine: AudioPool) {}
@@ -16,6 +16,7 @@ export class SoundTrack {
       maxSeconds: seconds,
       seconds,
     });
-    return encodeAudio(mix(Object.values(take.stems)), 'wav');
+    const wav = await this.engine.runWith({ move: true }, 'writeMix', Object.values(take.stems), 'wav');
+    return Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
   }
 }

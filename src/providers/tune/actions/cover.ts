@@ -3,7 +3,7 @@
  * keeps its exact melody and lyrics; uploaded music gives its tune by pitch following on its
  * beat grid. `audio_weight` is how much of the original's tempo the cover keeps.
  */
-import { durationOf, mix } from '../../../engines/audio/index.js';
+import { durationOf } from '../../../engines/audio/index.js';
 import type { Lyricist } from '../lyricist.js';
 import type { MusicItem, Song } from '../library.js';
 import type { Studio, Words } from '../studio.js';
@@ -36,9 +36,11 @@ async function coverOf(studio: Studio, lyricist: Lyricist, song: Song): Promise<
           keepTempo,
         });
       }
-      const mixdown = mix(Object.values(await studio.stemsOf(song)));
-      const melody = await studio.engine.run('follow', mixdown, song.sound.bpm, song.sound.firstBeat);
-      const spec = { ...specOf(studio, words, voice, seed), melody, seconds: durationOf(mixdown) };
+      const mixdown = await studio.mixOf(song);
+      const seconds = durationOf(mixdown);
+      const { bpm, firstBeat } = song.sound;
+      const melody = await studio.engine.runWith({ move: true }, 'follow', mixdown, bpm, firstBeat);
+      const spec = { ...specOf(studio, words, voice, seed), melody, seconds };
       return studio.engine.run('compose', keepTempo >= 0.5 ? keepTo(spec, song, 0) : spec);
     }),
   );

@@ -74,7 +74,14 @@ export async function replaceSection(studio: Studio, lyricist: Lyricist): Promis
     studio.stemsOf(song),
     studio.engine.run('compose', spec, song.sound.level),
   ]);
-  const edited = await studio.engine.run('spliced', stems, part.stems, window.start, window.end);
+  const edited = await studio.engine.runWith(
+    { move: true },
+    'spliced',
+    stems,
+    part.stems,
+    window.start,
+    window.end,
+  );
   return [await studio.publish(madeLike(song, edited), result, { video: true, format: 'mp3' })];
 }
 
@@ -104,7 +111,7 @@ async function paint(
   const added = Object.fromEntries(
     Object.entries(part.stems).filter(([name]) => (name === 'vocals') === vocal),
   );
-  const edited = await studio.engine.run('overlay', stems, added, window.start);
+  const edited = await studio.engine.runWith({ move: true }, 'overlay', stems, added, window.start);
   return [await studio.publish(madeLike(song, edited), result, { video: true, format: 'mp3' })];
 }
 
@@ -115,6 +122,6 @@ export async function remaster(studio: Studio): Promise<MusicItem[]> {
   const song = await studio.song('audio_id', studio.text('audio_id'));
   const words = wordsOfSong(song, '(Remastered)');
   await studio.announce([words]);
-  const mastered = await studio.engine.run('master', await studio.stemsOf(song));
+  const mastered = await studio.engine.runWith({ move: true }, 'master', await studio.stemsOf(song));
   return [await studio.publish(madeLike(song, mastered), words, { video: true, format: 'mp3' })];
 }

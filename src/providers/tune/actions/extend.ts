@@ -113,7 +113,8 @@ export async function concat(studio: Studio): Promise<MusicItem[]> {
   await studio.announce([words]);
   let whole: Stems = await studio.stemsOf(first);
   for (const part of chain.slice(1)) {
-    whole = await studio.engine.run('joined', whole, part.continueAt ?? 0, await studio.stemsOf(part));
+    const tail = await studio.stemsOf(part);
+    whole = await studio.engine.runWith({ move: true }, 'joined', whole, part.continueAt ?? 0, tail);
   }
   const seconds = durationOf(Object.values(whole)[0]!);
   if (seconds > MAX_SONG_SECONDS) {

@@ -35,7 +35,13 @@ export async function mashup(studio: Studio): Promise<MusicItem[]> {
   await studio.announce([words]);
   const [a, b] = await Promise.all([studio.stemsOf(first), studio.stemsOf(second)]);
   const ratio = stretchRatio(second.sound.bpm, first.sound.bpm);
-  const matched = await studio.engine.run('match', b, ratio, transposition(second.sound, first.sound));
+  const matched = await studio.engine.runWith(
+    { move: true },
+    'match',
+    b,
+    ratio,
+    transposition(second.sound, first.sound),
+  );
   const guest: Stems = {};
   for (const [name, pcm] of Object.entries(matched)) {
     if (name === 'drums' && a.drums) continue;
@@ -45,7 +51,13 @@ export async function mashup(studio: Studio): Promise<MusicItem[]> {
   const host: Stems = { ...a };
   // Lay the second's first beat on the first's; what runs past the first song's end is cut.
   const offset = first.sound.firstBeat - second.sound.firstBeat * ratio;
-  const mixed = await studio.engine.run('overlay', host, trimmed(guest, length, offset), Math.max(0, offset));
+  const mixed = await studio.engine.runWith(
+    { move: true },
+    'overlay',
+    host,
+    trimmed(guest, length, offset),
+    Math.max(0, offset),
+  );
   return [
     await studio.publish(
       {

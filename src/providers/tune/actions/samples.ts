@@ -34,7 +34,7 @@ export async function samples(studio: Studio): Promise<MusicItem[]> {
     prompt: String(song.item.prompt ?? ''),
   });
   await studio.announce(names.map(wordsOf));
-  const loops = await studio.engine.run('loops', stemsOfSong, firstBar, bars, bar);
+  const loops = await studio.engine.runWith({ move: true }, 'loops', stemsOfSong, firstBar, bars, bar);
   return Promise.all(
     names.map((name) =>
       studio.publish(

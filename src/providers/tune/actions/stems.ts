@@ -5,23 +5,26 @@
  * construction. Stems are WAV (float) and carry their share of the MP3's coding error, so that
  * they sum back exactly to the song the client has.
  */
-import { mix, type Stems } from '../../../engines/audio/index.js';
+import type { Stems } from '../../../engines/audio/index.js';
 import type { MusicItem, Song } from '../library.js';
 import type { Studio, Words } from '../studio.js';
 
 const titled = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 async function exactOrSeparated(studio: Studio, song: Song, all: boolean): Promise<Stems> {
-  const stems = await studio.stemsOf(song);
-  const exact = song.sound.origin === 'engine' && !('mix' in stems);
+  const exact = song.sound.origin === 'engine' && !('mix' in song.sound.stems);
   if (exact) {
+    const stems = await studio.stemsOf(song);
     if (all) return stems;
     const { vocals, ...rest } = stems;
-    return { ...(vocals ? { vocals } : {}), instrumental: mix(Object.values(rest)) };
+    return {
+      ...(vocals ? { vocals } : {}),
+      instrumental: await studio.engine.runWith({ move: true }, 'sumOf', rest),
+    };
   }
-  const whole = mix(Object.values(stems));
-  if (all) return studio.engine.run('split', whole);
-  const { vocals, accompaniment } = await studio.engine.run('separate', whole);
+  const whole = await studio.mixOf(song);
+  if (all) return studio.engine.runWith({ move: true }, 'split', whole);
+  const { vocals, accompaniment } = await studio.engine.runWith({ move: true }, 'separate', whole);
   return { vocals, instrumental: accompaniment };
 }
 
@@ -31,7 +34,7 @@ async function takeApart(studio: Studio, all: boolean): Promise<MusicItem[]> {
     exactOrSeparated(studio, song, all),
     studio.decode('audio_id', String(song.item.audio_url)),
   ]);
-  const stems = await studio.engine.run('shareCodingError', parts, heard);
+  const stems = await studio.engine.runWith({ move: true }, 'shareCodingError', parts, heard);
   const wordsOf = (name: string): Words => ({
     title: `${String(song.item.title ?? '')} (${titled(name)})`.trim(),
     style: String(song.item.style ?? ''),
