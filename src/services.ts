@@ -5,7 +5,7 @@
  */
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
-import { openDatabase, type Db } from './store/database.js';
+import { isPostgres, openDatabase, type Db } from './store/database.js';
 import type { Blobs } from './store/blobs.js';
 import { openBlobs } from './store/open-blobs.js';
 import { Tokens } from './accounts/tokens.js';
@@ -117,7 +117,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     db,
     blobs,
     tokens: new Tokens(db, config.tokens.cache_ms),
-    credits: new Credits(db),
+    credits: new Credits(db, isPostgres(config.database.url)),
     usage: new Usage(db, onError('usage records not written')),
     limiter: shared?.limiter ?? new MemoryLimiter(),
     tasks: new TaskRecords(db),
@@ -160,10 +160,14 @@ export async function startWorkers(services: Services): Promise<void> {
   await services.queue.recover();
   await services.runner.start();
   services.callbacks.start();
+  services.credits.startExpiry(services.config.limits.hold_seconds * 1000, (error) =>
+    services.log.error({ err: error }, 'expired credit holds not given back'),
+  );
 }
 
 export async function closeServices(services: Services): Promise<void> {
   services.runner.stop();
+  services.credits.stop();
   await services.queue.close();
   await services.callbacks.close();
   await services.providers.close();

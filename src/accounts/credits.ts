@@ -1,13 +1,16 @@
 /**
- * Credit spending. Taking credits is one conditional UPDATE, so concurrent requests can never
- * drive a balance below zero; a failed request gives them back. A token with no balance (null)
- * is unlimited. `takeCredits` and `giveCredits` run on the database or inside a transaction (a
- * task's submission and its terminal move charge and refund together with their own writes).
+ * Credit spending, every change written to the ledger. A task's price is taken in its
+ * submission's transaction and refunded in its terminal move's, each one conditional UPDATE so
+ * that concurrent spending never crosses zero. A synchronous request holds its price through
+ * the group commit of hold-batches.ts and gives back what it did not use once answered. A token
+ * with no balance (null) is unlimited and never written to.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { Database } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
+import { HoldBatches } from './hold-batches.js';
+import { changeBalance } from './ledger.js';
 
 /** Who pays: an unlimited token (no balance, fixed at creation) is never written to. */
 export interface Payer {
@@ -15,30 +18,32 @@ export interface Payer {
   credits: number | null;
 }
 
-export async function takeCredits(db: Kysely<Database>, payer: Payer, amount: number): Promise<void> {
+/** Charges a task's price at its submission, inside the submission's transaction. */
+export async function takeCredits(
+  trx: Kysely<Database>,
+  payer: Payer,
+  amount: number,
+  traceId: string,
+): Promise<void> {
   // Writing the token row would serialise every request of the token on its row lock.
   if (amount <= 0 || payer.credits === null) return;
-  const tokenId = payer.id;
-  const result = await db
-    .updateTable('tokens')
-    .set({ credits: sql<number | null>`case when credits is null then null else credits - ${amount} end` })
-    .where('id', '=', tokenId)
-    .where((eb) => eb.or([eb('credits', 'is', null), eb('credits', '>=', amount)]))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) {
-    throw new ServiceError('used_up', `not enough credits: this request costs ${amount}`);
-  }
+  const after = await changeBalance(trx, { tokenId: payer.id, kind: 'charge', delta: -amount, traceId });
+  if (after === undefined) throw usedUp(amount);
 }
 
-/** Adds credits to a limited balance (a refund or a top-up); unlimited stays unlimited. */
-export async function giveCredits(db: Kysely<Database>, tokenId: string, amount: number): Promise<void> {
+/** Refunds a task's price at its terminal move, inside that move's transaction. */
+export async function giveCredits(
+  trx: Kysely<Database>,
+  tokenId: string,
+  amount: number,
+  traceId: string,
+): Promise<void> {
   if (amount <= 0) return;
-  await db
-    .updateTable('tokens')
-    .set({ credits: sql<number | null>`credits + ${amount}` })
-    .where('id', '=', tokenId)
-    .where('credits', 'is not', null)
-    .execute();
+  await changeBalance(trx, { tokenId, kind: 'refund', delta: amount, traceId });
+}
+
+export function usedUp(amount: number): ServiceError {
+  return new ServiceError('used_up', `not enough credits: this request costs ${amount}`);
 }
 
 export interface Reservation {
@@ -50,25 +55,44 @@ export interface Reservation {
 }
 
 export class Credits {
-  constructor(private readonly db: Db) {}
+  private readonly batches: HoldBatches;
 
-  /** Takes the credits of a synchronous request, to be refunded if it fails. */
-  async reserve(payer: Payer, amount: number): Promise<Reservation> {
+  constructor(db: Db, postgres: boolean) {
+    this.batches = new HoldBatches(db, postgres);
+  }
+
+  /** Holds the credits of a synchronous request; what it does not keep is given back once. */
+  async reserve(payer: Payer, amount: number, traceId: string): Promise<Reservation> {
     // An unlimited balance has nothing to take or give back: no write at all.
     if (payer.credits === null || amount <= 0)
       return { amount: 0, settle: async () => {}, refund: async () => {} };
-    await takeCredits(this.db, payer, amount);
-    const tokenId = payer.id;
-    let done = false;
-    const giveBack = async (credits: number) => {
-      if (done) return;
-      done = true;
-      await giveCredits(this.db, tokenId, credits);
-    };
+    if (!(await this.batches.hold(payer.id, amount, traceId))) throw usedUp(amount);
+    let ended: Promise<void> | undefined;
+    const end = (refund: number) => (ended ??= this.batches.settle(payer.id, traceId, refund));
     return {
       amount,
-      settle: (cost) => giveBack(amount - Math.min(cost, amount)),
-      refund: () => giveBack(amount),
+      settle: (cost) => end(amount - Math.min(cost, amount)),
+      refund: () => end(amount),
     };
   }
+
+  /** Refunds the holds of requests that ended without an answer (a process that died). */
+  expire(ms: number): Promise<number> {
+    return this.batches.expire(ms);
+  }
+
+  private sweeper: NodeJS.Timeout | undefined;
+
+  /** Expires holds older than `holdMs` now and then, on the nodes that run workers. */
+  startExpiry(holdMs: number, onError: (error: unknown) => void): void {
+    const sweep = () => void this.expire(holdMs).catch(onError);
+    sweep();
+    this.sweeper = setInterval(sweep, Math.min(EXPIRY_EVERY_MS, holdMs)).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
 }
+
+const EXPIRY_EVERY_MS = 60_000;

@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../store/database.js';
+import { entryOf } from './ledger.js';
 import type { TokenTable } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 
@@ -87,7 +88,19 @@ export class Tokens {
       created_at: Date.now(),
       revoked_at: null,
     };
-    await this.db.insertInto('tokens').values(row).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('tokens').values(row).execute();
+      // The ledger opens with the balance given at creation.
+      if (row.credits !== null && row.credits > 0) {
+        const change = {
+          tokenId: row.id,
+          kind: 'topup',
+          delta: row.credits,
+          note: 'balance at creation',
+        } as const;
+        await trx.insertInto('ledger').values(entryOf(change, row.credits)).execute();
+      }
+    });
     return { token: fromRow(row), secret };
   }
 

@@ -11,10 +11,10 @@
  * fills in the row's status and latency (rows are one per trace id). Whichever comes first, the
  * row ends the same.
  */
-import { randomBytes } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { Database, UsageTable } from '../store/tables.js';
+import { recordId } from './record-id.js';
 
 export interface UsageRecord {
   tokenId: string;
@@ -28,14 +28,6 @@ export interface UsageRecord {
 }
 
 const BATCH = 500;
-
-/**
- * Record ids that sort by time (milliseconds, then randomness against collisions between nodes),
- * so that new rows append to the table's index instead of landing at random places in it.
- */
-function recordId(now: number): string {
-  return `${now.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
-}
 
 /** The status a task's row holds until the answer to its request is recorded. */
 const ACCEPTED = 202;

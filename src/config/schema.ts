@@ -107,6 +107,12 @@ export const ConfigSchema = Closed({
         default: 600,
         description: 'how long a synchronous generation waits before 504 `timeout`',
       }),
+      hold_seconds: Type.Integer({
+        minimum: 1,
+        default: 3600,
+        description:
+          'how long the credits a synchronous request holds stay held without an answer (its process died) before they are given back; longer than any request runs',
+      }),
     },
     { default: {}, description: 'what one request may ask of the server' },
   ),

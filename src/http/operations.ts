@@ -75,7 +75,7 @@ function handler(services: Services) {
     const kind = operation.kindOf?.(body) ?? operation.kind;
     if (kind === 'task') return answerTask(services, request, reply, caller, body);
     const charge = chargeFor(services.config.prices, operation.priceKey, body);
-    const reservation = await services.credits.reserve(token, charge.hold);
+    const reservation = await services.credits.reserve(token, charge.hold, request.id);
     try {
       const controller = new AbortController();
       // The response closing before it was written means the client left.

@@ -212,13 +212,54 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropIndex('usage_trace').execute();
     },
   },
+  // Every change of a limited balance becomes an entry; a balance opens with what it held.
+  // `holds` are the credits of synchronous requests still under way, refunded once each.
+  '0008_credit_ledger': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('ledger')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('delta', 'bigint', (c) => c.notNull())
+        .addColumn('balance_after', 'bigint', (c) => c.notNull())
+        .addColumn('note', 'text')
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('trace_id', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('ledger_token').on('ledger').columns(['token_id', 'id']).execute();
+      await db.schema
+        .createTable('holds')
+        .addColumn('trace_id', 'text', (c) => c.primaryKey())
+        .addColumn('token_id', 'text', (c) => c.notNull())
+        .addColumn('amount', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('holds_time').on('holds').column('created_at').execute();
+      const now = Date.now();
+      // The id sorts before every later entry (they start with the time in base 36).
+      await sql`insert into ledger (id, token_id, kind, delta, balance_after, note, actor, trace_id, created_at)
+        select ${'0'.repeat(9)} || id, id, 'opening', credits, credits, 'balance when the ledger began', 'system', null, ${now}
+        from tokens where credits is not null`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['holds', 'ledger']) await sql`drop table ${sql.table(table)}`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date; fails with the name of the migration that broke. */
-export async function migrate(db: Kysely<unknown>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+/**
+ * Brings the schema up to date, or up to the migration named `upTo` (to build an older schema
+ * and see a later migration carry its data over); fails with the name of the migration that broke.
+ */
+export async function migrate(db: Kysely<unknown>, upTo?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await (upTo === undefined
+    ? migrator.migrateToLatest()
+    : migrator.migrateTo(upTo));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${(error as Error).message}`);

@@ -173,7 +173,33 @@ export interface FieldKeyTable {
   created_at: number;
 }
 
+/** One change of a limited balance; the entries of a token sum to its balance. */
+export interface LedgerTable {
+  /** Sorts by time. */
+  id: string;
+  token_id: string;
+  kind: 'opening' | 'topup' | 'charge' | 'refund' | 'adjustment';
+  /** Signed: a charge is negative. */
+  delta: number;
+  balance_after: number;
+  note: string | null;
+  /** The admin token that made the change, or `system`. */
+  actor: string;
+  trace_id: string | null;
+  created_at: number;
+}
+
+/** The credits a synchronous request holds until it is answered. */
+export interface HoldTable {
+  trace_id: string;
+  token_id: string;
+  amount: number;
+  created_at: number;
+}
+
 export interface Database {
+  ledger: LedgerTable;
+  holds: HoldTable;
   tokens: TokenTable;
   usage: UsageTable;
   tasks: TaskTable;
