@@ -97,6 +97,20 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a channel key that cannot travel in an HTTP header', () => {
+    const channel = (key: string) =>
+      file(
+        `channels:\n  - { name: a, capability: chat, type: openai-compatible, base_url: http://x, api_key: "${key}" }\n`,
+      );
+    expect(() => loadConfig({ file: channel('sk-clé'), env: {} })).toThrow(
+      'channels[0].api_key: must be visible ASCII characters (it is sent in an HTTP header)',
+    );
+    expect(() => loadConfig({ file: channel('sk-a b'), env: {} })).toThrow(/channels\[0\]\.api_key/);
+    expect(loadConfig({ file: channel('AK1:sk-Zz_09.~+/='), env: {} }).channels[0]?.api_key).toBe(
+      'AK1:sk-Zz_09.~+/=',
+    );
+  });
+
   it('names a missing or broken file', () => {
     expect(() => loadConfig({ file: join(dir, 'absent.yaml'), env: {} })).toThrow(/absent.yaml: ENOENT/);
     expect(() => loadConfig({ file: file('port: [1\n'), env: {} })).toThrow(/not valid YAML/);

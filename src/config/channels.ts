@@ -68,7 +68,13 @@ export const Channel = Closed({
     }),
   ),
   api_key: Type.Optional(
-    Type.String({ minLength: 1, description: "the upstream's key, sent as it expects it; hidden in logs" }),
+    // It travels in an HTTP header: a character outside visible ASCII would fail every call.
+    Type.String({
+      minLength: 1,
+      pattern: '^[\\x21-\\x7e]+$',
+      'x-rule': 'must be visible ASCII characters (it is sent in an HTTP header)',
+      description: "the upstream's key, sent as it expects it; hidden in logs",
+    }),
   ),
   model_path: Type.Optional(
     Type.String({
