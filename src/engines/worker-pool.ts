@@ -156,15 +156,6 @@ export class StepPool<Steps extends Record<string, (...args: never[]) => unknown
     return this.pool.call(step, args);
   }
 
-  /** `run`, with the progress the step reports while it runs told to `onProgress`. */
-  runWithProgress<K extends keyof Steps & string>(
-    onProgress: (progress: StepProgress) => void,
-    step: K,
-    ...args: Parameters<Steps[K]>
-  ): Promise<Awaited<ReturnType<Steps[K]>>> {
-    return this.pool.call(step, args, { onProgress });
-  }
-
   /** `run` as `options` say: its progress heard, its arguments moved rather than copied. */
   runWith<K extends keyof Steps & string>(
     options: RunOptions,

@@ -1,11 +1,13 @@
 /**
  * The video engine's steps as a worker thread runs them: rendering, the cover (first frame) of a
- * rendered video, an extension joined to what it continues, and a client's reference video read
- * and checked against the spec's limits.
+ * rendered video, an extension joined to what it continues, a client's reference video read
+ * and checked against the spec's limits, and a client's image read (a PNG or JPEG decoder in
+ * JavaScript takes a tenth of a second for 720p, seconds for a camera's photo).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodePng } from '../image-codec.js';
+import type { Canvas } from '../canvas.js';
+import { decodeImage, encodePng } from '../image-codec.js';
 import { reportProgress } from '../worker-methods.js';
 import { decodeFrames } from './decode.js';
 import { renderVideo as render } from './render.js';
@@ -15,6 +17,11 @@ import type { ReferenceVideo, RenderedVideo, VideoSpec } from './types.js';
 /** A render, telling its caller how many of its frames are painted and encoded. */
 export function renderVideo(spec: VideoSpec): Promise<RenderedVideo> {
   return render(spec, undefined, (painted, frames) => reportProgress(painted / frames, 'render'));
+}
+
+/** A PNG or JPEG of at most `maxPixels`, as a canvas; `UnreadableImage` says what is wrong with it. */
+export function readImage(bytes: Uint8Array, maxPixels: number): Canvas {
+  return decodeImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), maxPixels);
 }
 
 /** The first frame as a PNG: the cover of a clip or maxi item. */

@@ -1,5 +1,6 @@
 /** A worker thread that runs the video engine's steps for the pool. */
+import { UnreadableImage } from '../image-codec.js';
 import { serveMethods } from '../worker-methods.js';
 import * as steps from './steps.js';
 
-serveMethods(steps);
+serveMethods(steps, { UnreadableImage });

@@ -5,7 +5,6 @@
  */
 import { randomInt } from 'node:crypto';
 import {
-  decodeImage,
   RenderPool,
   TooDense,
   UnreadableImage,
@@ -29,12 +28,12 @@ const NEW_SEED_MAX = 2 ** 31 - 1;
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const number = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
-async function contentImage(job: Job) {
+async function contentImage(job: Job, pool: RenderPool) {
   const url = text(job.input.content_image_url);
   if (!url) return undefined;
   const bytes = await job.fetchInput('content_image_url', url, IMAGE_BYTES);
   try {
-    return decodeImage(bytes, IMAGE_PIXELS);
+    return await pool.readImage(bytes, IMAGE_PIXELS);
   } catch (error) {
     if (error instanceof UnreadableImage)
       throw badRequest([{ field: 'content_image_url', rule: error.message }]);
@@ -57,7 +56,7 @@ export class QrArtCapability implements Capability {
   async run(job: Job): Promise<unknown> {
     const input = job.input;
     const seed = number(input.seed) ?? randomInt(1, NEW_SEED_MAX);
-    const image = await contentImage(job);
+    const image = await contentImage(job, this.pool);
     let art;
     try {
       art = await this.pool.render({

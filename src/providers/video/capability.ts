@@ -41,7 +41,7 @@ export class VideoCapability implements Capability {
 
   async run(job: Job): Promise<unknown> {
     job.advance(0, 'read');
-    const request = await requestOf(this.family, job);
+    const request = await requestOf(this.family, job, this.engine);
     const id = itemIdOf(job.taskId);
     const release = await this.gate.enter(request.flex, job.signal);
     try {
@@ -70,7 +70,7 @@ export class VideoCapability implements Capability {
     const spec = { ...request.spec, seed: request.spec.seed ?? seedOf(job.taskId) };
     const earlier = request.continues ? await this.previous(job, request.continues) : undefined;
     if (earlier) {
-      spec.continueFrom = await imageOf(job, 'video_id', earlier.source.lastFrameUrl);
+      spec.continueFrom = await imageOf(job, this.engine, 'video_id', earlier.source.lastFrameUrl);
       spec.prompt = spec.prompt || earlier.source.prompt;
       // An extension keeps the size and settings of what it continues, so that the two join.
       spec.width = earlier.source.width;
@@ -91,8 +91,13 @@ export class VideoCapability implements Capability {
       spec.audio = await this.sound.trackFor(spec.prompt, spec.seed, spec.frames / spec.fps);
     }
     // The frames painted and encoded are most of the work: they move the task from RENDER_FROM on.
-    const rendered = await this.engine.runWithProgress(
-      (progress) => job.advance(RENDER_FROM + (RENDERED - RENDER_FROM) * progress.fraction, progress.stage),
+    // The spec's images and reference frames move to the render's thread: nothing here reads them after.
+    const rendered = await this.engine.runWith(
+      {
+        onProgress: (progress) =>
+          job.advance(RENDER_FROM + (RENDERED - RENDER_FROM) * progress.fraction, progress.stage),
+        move: true,
+      },
       'renderVideo',
       spec,
     );

@@ -1,15 +1,15 @@
 /**
  * Each family's request read as one render: prompt, size, length, camera, frames to start and
- * end on, references. Images are fetched and decoded here; what cannot be read is a 400 naming
- * its field.
+ * end on, references. Images are fetched here and decoded on the engine's worker threads; what
+ * cannot be read is a 400 naming its field.
  */
 import { randomInt } from 'node:crypto';
 import { parseDanceFlags, type DanceFlags } from '../../contract/dance-flags.js';
-import { decodeImage, UnreadableImage } from '../../engines/qr/index.js';
+import { UnreadableImage } from '../../engines/qr/index.js';
 import { hsl } from '../../engines/paint/index.js';
 import { hashOf } from '../../engines/random.js';
 import type { Canvas } from '../../engines/canvas.js';
-import type { CameraMove, VideoSpec } from '../../engines/video/index.js';
+import type { CameraMove, VideoPool, VideoSpec } from '../../engines/video/index.js';
 import { badRequest } from '../../errors.js';
 import type { Job } from '../index.js';
 import type { VideoFamily } from './channels/types.js';
@@ -38,10 +38,10 @@ export interface VideoRequest {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-export async function imageOf(job: Job, field: string, url: string): Promise<Canvas> {
+export async function imageOf(job: Job, engine: VideoPool, field: string, url: string): Promise<Canvas> {
   const bytes = await job.fetchInput(field, url, IMAGE_BYTES);
   try {
-    return decodeImage(bytes, IMAGE_PIXELS);
+    return await engine.runWith({ move: true }, 'readImage', bytes, IMAGE_PIXELS);
   } catch (error) {
     if (error instanceof UnreadableImage) throw badRequest([{ field, rule: error.message }]);
     throw error;
@@ -55,7 +55,7 @@ function cameraOfClip(value: unknown): CameraMove | undefined {
   return { kind: 'preset', name: camera.type as 'down_back' };
 }
 
-async function clipRequest(job: Job): Promise<VideoRequest> {
+async function clipRequest(job: Job, engine: VideoPool): Promise<VideoRequest> {
   const input = job.input;
   const aspect = text(input.aspect_ratio) || '16:9';
   const seconds = typeof input.duration === 'number' ? input.duration : 5;
@@ -89,10 +89,10 @@ async function clipRequest(job: Job): Promise<VideoRequest> {
       quality: input.mode === 'pro' ? 'pro' : 'std',
       camera: cameraOfClip(input.camera_control),
       startImage: input.start_image_url
-        ? await imageOf(job, 'start_image_url', text(input.start_image_url))
+        ? await imageOf(job, engine, 'start_image_url', text(input.start_image_url))
         : undefined,
       endImage: input.end_image_url
-        ? await imageOf(job, 'end_image_url', text(input.end_image_url))
+        ? await imageOf(job, engine, 'end_image_url', text(input.end_image_url))
         : undefined,
       elements: elements.length > 0 ? elements.map(subjectOf) : undefined,
     },
@@ -116,7 +116,7 @@ export function directorCommands(prompt: string): { commands: string[]; scene: s
 /** MiniMax's generations: six seconds at 720p. */
 const MAXI_SECONDS = 6;
 
-async function maxiRequest(job: Job): Promise<VideoRequest> {
+async function maxiRequest(job: Job, engine: VideoPool): Promise<VideoRequest> {
   const input = job.input;
   const model = text(input.model);
   const { commands, scene } = directorCommands(text(input.prompt));
@@ -137,7 +137,7 @@ async function maxiRequest(job: Job): Promise<VideoRequest> {
       quality: 'std',
       camera: director && commands.length > 0 ? { kind: 'sequence', commands } : undefined,
       startImage: input.first_image_url
-        ? await imageOf(job, 'first_image_url', text(input.first_image_url))
+        ? await imageOf(job, engine, 'first_image_url', text(input.first_image_url))
         : undefined,
     },
   };
@@ -148,7 +148,7 @@ const DEFAULT_DANCE_SECONDS = 5;
 
 type ContentItem = { type: string; text?: string; image_url?: { url: string }; role?: string };
 
-async function danceRequest(job: Job): Promise<VideoRequest> {
+async function danceRequest(job: Job, engine: VideoPool): Promise<VideoRequest> {
   const input = job.input;
   const content = input.content as ContentItem[];
   const at = content.findIndex((item) => item.type === 'text');
@@ -160,7 +160,7 @@ async function danceRequest(job: Job): Promise<VideoRequest> {
     content.flatMap((item, i) =>
       item.type === 'image_url' && item.image_url
         ? [
-            imageOf(job, `content[${i}].image_url.url`, item.image_url.url).then((canvas) => ({
+            imageOf(job, engine, `content[${i}].image_url.url`, item.image_url.url).then((canvas) => ({
               role: item.role,
               canvas,
             })),
@@ -246,8 +246,9 @@ function subjectOf(id: string): Canvas {
   return { width: size, height: size, data };
 }
 
-export function requestOf(family: VideoFamily, job: Job): Promise<VideoRequest> {
-  if (family === 'dance') return danceRequest(job);
-  if (family === 'maxi') return maxiRequest(job);
-  return clipRequest(job);
+/** `engine` decodes the request's images. */
+export function requestOf(family: VideoFamily, job: Job, engine: VideoPool): Promise<VideoRequest> {
+  if (family === 'dance') return danceRequest(job, engine);
+  if (family === 'maxi') return maxiRequest(job, engine);
+  return clipRequest(job, engine);
 }
