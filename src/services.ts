@@ -60,6 +60,9 @@ export interface ServiceOptions {
   providers?: Providers;
 }
 
+/** How often a node asks whether any token changed: revocations and edits hold within a second. */
+const TOKEN_CHANGES_MS = 500;
+
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const log = options.logStream
     ? pino({ level: config.log.level }, options.logStream)
@@ -98,6 +101,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     },
     log,
   );
+  const tokens = new Tokens(db, config.tokens.cache_ms);
+  if (config.tokens.cache_ms > 0)
+    await tokens.watchChanges(TOKEN_CHANGES_MS, onError('token changes not read'));
   const runner = new TaskRunner(
     taskStore,
     queue,
@@ -116,7 +122,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     log,
     db,
     blobs,
-    tokens: new Tokens(db, config.tokens.cache_ms),
+    tokens,
     credits: new Credits(db, isPostgres(config.database.url)),
     usage: new Usage(db, onError('usage records not written')),
     limiter: shared?.limiter ?? new MemoryLimiter(),
@@ -168,6 +174,7 @@ export async function startWorkers(services: Services): Promise<void> {
 export async function closeServices(services: Services): Promise<void> {
   services.runner.stop();
   services.credits.stop();
+  services.tokens.stopWatching();
   await services.queue.close();
   await services.callbacks.close();
   await services.providers.close();

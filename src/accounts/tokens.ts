@@ -119,7 +119,7 @@ export class Tokens {
     this.cache.clear();
     const result = await this.db
       .updateTable('tokens')
-      .set({ revoked_at: Date.now() })
+      .set({ revoked_at: Date.now(), changed_at: Date.now() })
       .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
@@ -133,10 +133,41 @@ export class Tokens {
     this.cache.clear();
     const result = await this.db
       .updateTable('tokens')
-      .set({ webhook_secret: secret })
+      .set({ webhook_secret: secret, changed_at: Date.now() })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1 ? secret : undefined;
+  }
+
+  private watcher: NodeJS.Timeout | undefined;
+  private seenChange = 0;
+
+  /**
+   * Polls when any token last changed, every `everyMs`, and forgets the cached tokens when that
+   * moved: a revocation or an edit made anywhere (another node, the CLI's own process) holds here
+   * within `everyMs` plus one query, whatever `cacheMs` says.
+   */
+  async watchChanges(everyMs: number, onError: (error: unknown) => void): Promise<void> {
+    this.seenChange = await this.latestChange();
+    this.watcher = setInterval(() => {
+      this.latestChange().then((latest) => {
+        if (latest === this.seenChange) return;
+        this.seenChange = latest;
+        this.cache.clear();
+      }, onError);
+    }, everyMs).unref();
+  }
+
+  stopWatching(): void {
+    clearInterval(this.watcher);
+  }
+
+  private async latestChange(): Promise<number> {
+    const row = await this.db
+      .selectFrom('tokens')
+      .select((eb) => eb.fn.max('changed_at').as('latest'))
+      .executeTakeFirst();
+    return Number(row?.latest ?? 0);
   }
 
   /** The token behind an `Authorization` header value, or the 401 that explains why not. */

@@ -137,7 +137,7 @@ export const ConfigSchema = Closed({
         maximum: 60_000,
         default: 2000,
         description:
-          'how long a node trusts a token it has read; a revocation made by another process takes effect within this time (0: read every time)',
+          'how long a node trusts a token it has read (0: read every time); a revocation or edit made anywhere takes effect within a second whatever this says, since every node watches for token changes',
       }),
     },
     { default: {}, description: 'bearer tokens: the limits of new ones, and how long a read one is trusted' },

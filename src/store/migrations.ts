@@ -247,6 +247,18 @@ const migrations: Record<string, Migration> = {
       for (const table of ['holds', 'ledger']) await sql`drop table ${sql.table(table)}`.execute(db);
     },
   },
+  // When a token last changed (revoked, its secret rotated, its limits edited): every node polls
+  // the latest, and forgets the tokens it has cached when it moved.
+  '0009_token_changes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('tokens').addColumn('changed_at', 'bigint').execute();
+      await db.schema.createIndex('tokens_changed').on('tokens').column('changed_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('tokens_changed').execute();
+      await db.schema.alterTable('tokens').dropColumn('changed_at').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -19,6 +19,8 @@ export interface TokenTable {
   webhook_secret: string;
   created_at: number;
   revoked_at: number | null;
+  /** When the token last changed after its creation; nodes forget cached tokens when it moves. */
+  changed_at?: number | null;
 }
 
 export interface UsageTable {
