@@ -4,7 +4,7 @@ export { UnreadableAudio } from './ffmpeg.js';
 // The steps the pool runs on its worker threads, as a type (`StepRunner<typeof steps>`).
 export type * as steps from './jobs.js';
 export type { Analysis, Stems, Take } from './jobs.js';
-export { concat, durationOf, silence, slice, type Pcm } from './dsp/pcm.js';
+export { durationOf, silence, slice, type Pcm } from './dsp/pcm.js';
 export type { SongPlan, SongSpec } from './compose/plan.js';
 export { styleFromPrompt, titleFrom, writeLyrics } from './compose/lyric-writer.js';
 export { voiceFor, type Voice } from './voice/singer.js';

@@ -8,7 +8,7 @@ import { biquad, filterChain } from './dsp/biquad.js';
 import { drawCover, type CoverInput } from './display/cover.js';
 import { integratedLoudness, truePeak } from './master/loudness.js';
 import { applyMaster, planMaster } from './master/master.js';
-import { addInto, durationOf, mix, mono, silence, slice, type Pcm } from './dsp/pcm.js';
+import { addInto, concat, durationOf, mix, mono, silence, slice, type Pcm } from './dsp/pcm.js';
 import { medianPitch, pitchTrack } from './analysis/pitch.js';
 import { estimateKey } from './analysis/key.js';
 import {
@@ -211,11 +211,16 @@ export function vocalsOf(pcm: Pcm, start: number, end: number): Pcm {
   return slice(vocals, start - from, end - from);
 }
 
-/** `/tune/vox` besides the vocal: where it sings (seconds of the song, from `offset`) and its waveform. */
-export function describeVocal(vocals: Pcm, mixture: Pcm, offset: number) {
-  const span = vocalSpan(vocals, { mixture });
+/**
+ * `/tune/vox`'s vocal of `start`..`end` of the song from the parts it was separated in, where it
+ * sings (seconds of the song) and its waveform.
+ */
+export function describeVocal(parts: Pcm[], song: Pcm, start: number, end: number) {
+  const vocals = concat(parts);
+  const span = vocalSpan(vocals, { mixture: slice(song, start, end) });
   return {
-    span: span && { start: span.start + offset, end: span.end + offset },
+    vocals,
+    span: span && { start: span.start + start, end: span.end + start },
     aggregates: waveformAggregates(vocals),
   };
 }

@@ -5,7 +5,6 @@
  * persona can learn its voice (`vox_audio_id`).
  */
 import { badRequest } from '../../errors.js';
-import { concat, slice } from '../../engines/audio/index.js';
 import type { Studio } from './studio.js';
 
 export async function extractVocals(studio: Studio): Promise<Record<string, unknown>> {
@@ -30,12 +29,14 @@ export async function extractVocals(studio: Studio): Promise<Record<string, unkn
   const parts = await Promise.all(
     bounds.slice(1).map((to, i) => studio.engine.run('vocalsOf', whole, bounds[i]!, to)),
   );
-  const vocals = concat(parts);
-  const { span, aggregates } = await studio.engine.run(
+  // The parts are joined, and the window cut from the song, on a worker thread too.
+  const { vocals, span, aggregates } = await studio.engine.runWith(
+    { move: true },
     'describeVocal',
-    vocals,
-    slice(whole, start, end),
+    parts,
+    whole,
     start,
+    end,
   );
   const item = await studio.publish(
     { stems: { vocals }, origin: 'vocal', analysis: song.sound },
