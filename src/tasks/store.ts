@@ -249,7 +249,8 @@ export class TaskStore {
         .executeTakeFirst();
       // Another worker finished it between the read and the move (it held the row first).
       if (!finished) return undefined;
-      if (creditsState === 'refunded') await giveCredits(trx, live.token_id, Number(live.credits), live.trace_id);
+      if (creditsState === 'refunded')
+        await giveCredits(trx, live.token_id, Number(live.credits), live.trace_id);
       await closeTaskUsage(trx, live.trace_id, succeeded ? Number(live.credits) : 0);
       if (live.callback_url) await queueCallback(trx, finished, finalEnvelope(view), now);
       return finished;
