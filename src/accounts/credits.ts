@@ -6,7 +6,8 @@
  * with no balance (null) is unlimited and never written to.
  */
 import type { Kysely } from 'kysely';
-import type { Db } from '../store/database.js';
+import { sqliteHandleOf, type Db } from '../store/database.js';
+import { kyselyWriter, sqliteWriter } from './batch-writers.js';
 import type { Database } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 import { HoldBatches } from './hold-batches.js';
@@ -58,7 +59,8 @@ export class Credits {
   private readonly batches: HoldBatches;
 
   constructor(db: Db, postgres: boolean) {
-    this.batches = new HoldBatches(db, postgres);
+    const sqlite = sqliteHandleOf(db);
+    this.batches = new HoldBatches(db, sqlite ? sqliteWriter(db, sqlite) : kyselyWriter(db, postgres));
   }
 
   /** Holds the credits of a synchronous request; what it does not keep is given back once. */

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { migrate } from './migrations.js';
 import type { Database } from './tables.js';
@@ -22,6 +22,37 @@ function sqlitePath(url: string): string {
   return path;
 }
 
+/** Distinct statements kept prepared; past it the cache starts over (multi-row inserts vary). */
+const STATEMENTS = 1000;
+
+/**
+ * The database as Kysely's SQLite driver sees it, with each statement prepared once: the driver
+ * prepares every query anew, and preparing costs as much as running a small one. A cached
+ * statement is safe to reuse because every query runs whole (no query here streams its rows).
+ */
+function withPreparedStatements(sqlite: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+  const prepared = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => void sqlite.close(),
+    prepare: (text: string) => {
+      let statement = prepared.get(text);
+      if (!statement) {
+        if (prepared.size >= STATEMENTS) prepared.clear();
+        statement = sqlite.prepare(text);
+        prepared.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+/** The better-sqlite3 handle under each SQLite database, for the few writes that go around Kysely. */
+const sqliteHandles = new WeakMap<Db, SqliteDatabase.Database>();
+
+export function sqliteHandleOf(db: Db): SqliteDatabase.Database | undefined {
+  return sqliteHandles.get(db);
+}
+
 function openSqlite(url: string): Db {
   const path = sqlitePath(url);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -29,7 +60,11 @@ function openSqlite(url: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
+  });
+  sqliteHandles.set(db, sqlite);
+  return db;
 }
 
 function openPostgres(url: string, poolSize: number): Db {

@@ -1,0 +1,107 @@
+/**
+ * Where a batch of holds and settlements is written, in one transaction: lock and read the
+ * balances it touches, end the holds it settles, then write what `decide` made of them. Through
+ * Kysely on PostgreSQL (`FOR UPDATE` in id order); on SQLite straight through better-sqlite3's
+ * prepared statements inside the one connection Kysely lends, since a batch is a handful of
+ * statements and Kysely's compiling and awaiting cost more than SQLite's work.
+ */
+import { sql, type Kysely } from 'kysely';
+import type SqliteDatabase from 'better-sqlite3';
+import type { Db } from '../store/database.js';
+import type { Database } from '../store/tables.js';
+import { decide, settledTraces, touchedTokens, type BatchWrites, type Op } from './batch-writes.js';
+
+export type BatchWriter = (batch: readonly Op[]) => Promise<BatchWrites>;
+
+/** Rows per multi-row INSERT: far below every driver's limit on bound values. */
+const ROWS_PER_INSERT = 500;
+
+export function kyselyWriter(db: Db, postgres: boolean): BatchWriter {
+  return (batch) => db.transaction().execute((trx) => writeWithKysely(trx, batch, postgres));
+}
+
+async function writeWithKysely(
+  trx: Kysely<Database>,
+  batch: readonly Op[],
+  postgres: boolean,
+): Promise<BatchWrites> {
+  const tokenIds = touchedTokens(batch);
+  const settling = settledTraces(batch);
+  let rows: { id: string; credits: number | null }[] = [];
+  if (tokenIds.length > 0) {
+    const locking = postgres
+      ? trx
+          .selectFrom('tokens')
+          .select(['id', 'credits'])
+          .where('id', 'in', tokenIds)
+          .where('credits', 'is not', null)
+          .orderBy('id')
+          .forUpdate()
+      : // A write takes SQLite's write lock, and what it returns is the latest balance.
+        trx
+          .updateTable('tokens')
+          .set({ credits: sql`credits` })
+          .where('id', 'in', tokenIds)
+          .where('credits', 'is not', null)
+          .returning(['id', 'credits']);
+    rows = await locking.execute();
+  }
+  const ended =
+    settling.length === 0
+      ? []
+      : await trx.deleteFrom('holds').where('trace_id', 'in', settling).returning('trace_id').execute();
+  const writes = decide(
+    batch,
+    new Map(rows.map((r) => [r.id, Number(r.credits)])),
+    new Set(ended.map((r) => r.trace_id)),
+  );
+  for (const [id, credits] of writes.balances) {
+    await trx.updateTable('tokens').set({ credits }).where('id', '=', id).execute();
+  }
+  for (let i = 0; i < writes.entries.length; i += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('ledger')
+      .values(writes.entries.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  }
+  for (let i = 0; i < writes.holds.length; i += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('holds')
+      .values(writes.holds.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  }
+  return writes;
+}
+
+export function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): BatchWriter {
+  const lock = sqlite.prepare<[string], { credits: number }>(
+    'update tokens set credits = credits where id = ? and credits is not null returning credits',
+  );
+  const endHold = sqlite.prepare<[string], { trace_id: string }>(
+    'delete from holds where trace_id = ? returning trace_id',
+  );
+  const setBalance = sqlite.prepare<[number, string]>('update tokens set credits = ? where id = ?');
+  const addEntry = sqlite.prepare(
+    'insert into ledger (id, token_id, kind, delta, balance_after, note, actor, trace_id, created_at) ' +
+      'values (@id, @token_id, @kind, @delta, @balance_after, @note, @actor, @trace_id, @created_at)',
+  );
+  const addHold = sqlite.prepare(
+    'insert into holds (trace_id, token_id, amount, created_at) values (@trace_id, @token_id, @amount, @created_at)',
+  );
+  const write = sqlite.transaction((batch: readonly Op[]): BatchWrites => {
+    const balances = new Map<string, number>();
+    for (const id of touchedTokens(batch)) {
+      const row = lock.get(id);
+      if (row) balances.set(id, Number(row.credits));
+    }
+    const ended = new Set<string>();
+    for (const trace of settledTraces(batch)) if (endHold.get(trace)) ended.add(trace);
+    const writes = decide(batch, balances, ended);
+    for (const [id, credits] of writes.balances) setBalance.run(credits, id);
+    for (const entry of writes.entries) addEntry.run(entry);
+    for (const hold of writes.holds) addHold.run(hold);
+    return writes;
+  });
+  // The connection Kysely lends is the one connection: no Kysely transaction is open meanwhile.
+  return (batch) => db.connection().execute(async () => write(batch));
+}
