@@ -13,7 +13,11 @@ export async function startProcess(
     configFile,
     ...(role === 'worker' ? ['worker'] : []),
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  // SWITCHYARD_TEST_* point the tests at their servers; the server would read them as settings.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SWITCHYARD_TEST_')),
+  );
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${role} process exited with ${code}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on(
