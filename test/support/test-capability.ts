@@ -5,7 +5,8 @@
  * Directives, space-separated, in the prompt (or the first text item, or `audio_id`, or QR
  * `content`): `sleep=MS`, `progress=N` (N progress reports spread over the sleep, each with partial
  * data and a step of the way, stage `step`), `fail=CODE` (fail with that error code), `hang` (run
- * until the deadline).
+ * until the deadline). It also answers `/serp/web` synchronously, obeying `sleep=MS` and
+ * `fail=CODE` in the `query`, for tests of charged requests in flight.
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceError, type ErrorCode } from '../../src/errors.js';
@@ -93,11 +94,20 @@ export const testCapability: Capability = {
     if (say.fail) throw new ServiceError(say.fail as ErrorCode, `failed as asked (${say.fail})`);
     return resultOf(job);
   },
+  async handle(call) {
+    const say = directives(String(call.body.query ?? ''));
+    if (say.sleep) await sleep(Number(say.sleep), call.signal);
+    if (say.fail) throw new ServiceError(say.fail as ErrorCode, `failed as asked (${say.fail})`);
+    return {
+      organic: [{ link: 'https://example.com/', title: 'a result', snippet: 'as asked', position: 1 }],
+    };
+  },
 };
 
-/** Every task family served by the test capability. */
+/** Every task family, and web search, served by the test capability. */
 export function testProviders(): Providers {
   return new Providers({
+    serp: testCapability,
     tune: testCapability,
     clip: testCapability,
     dance: testCapability,
