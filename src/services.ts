@@ -115,7 +115,11 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       concurrency: (family) => config.tasks.concurrency_by_family[family] ?? config.tasks.concurrency,
       publicBaseUrl: config.public_base_url,
     },
-    () => callbacks.wake(),
+    // Only a task with a callback queued one: waking the deliveries for every task would look
+    // for work in the outbox once per task.
+    (task) => {
+      if (task.callback_state === 'pending') callbacks.wake();
+    },
   );
   const services: Services = {
     config,

@@ -68,6 +68,8 @@ export class Pump<T> {
       }
       // A full batch may mean more are due: look again at once.
       if (claimed.length === 0 || this.running.size >= concurrency) await sleep;
+      // Wakes that come together (items finishing, work arriving) make one claim, not one each.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await Promise.all(this.running.values());
   }
