@@ -71,7 +71,13 @@ export class TaskRunner {
     state: 'succeeded' | 'failed' | 'expired',
     outcome: Outcome,
   ): Promise<void> {
-    const finished = await this.store.finish(task.id, state, outcome);
+    const jobs = this.queue.inTaskDatabase;
+    const finished = await this.store.finish(
+      task.id,
+      state,
+      outcome,
+      jobs && ((trx) => jobs.complete(trx, task.id)),
+    );
     if (!finished) return;
     this.publish(finished);
     this.onFinished(finished);

@@ -6,7 +6,7 @@
  * lapsed at once, since in the embedded mode no other process can hold one.
  */
 import { EventEmitter } from 'node:events';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../store/tables.js';
 import type { Db } from '../store/database.js';
 import type { JobHandler, Queue, QueuedJob } from './queue.js';
@@ -40,7 +40,20 @@ export class SqliteQueue implements Queue {
   }
 
   async enqueue(taskId: string, family: string): Promise<void> {
-    await this.db
+    await this.insertJob(this.db, taskId, family);
+    this.wakeups.emit(family);
+  }
+
+  readonly inTaskDatabase = {
+    enqueue: (trx: Kysely<Database>, taskId: string, family: string) => this.insertJob(trx, taskId, family),
+    announce: (family: string) => void this.wakeups.emit(family),
+    complete: async (trx: Kysely<Database>, taskId: string) => {
+      await trx.deleteFrom('jobs').where('task_id', '=', taskId).execute();
+    },
+  };
+
+  private async insertJob(db: Kysely<Database>, taskId: string, family: string): Promise<void> {
+    await db
       .insertInto('jobs')
       .values({
         task_id: taskId,
@@ -52,7 +65,6 @@ export class SqliteQueue implements Queue {
       })
       .onConflict((oc) => oc.column('task_id').doNothing())
       .execute();
-    this.wakeups.emit(family);
   }
 
   consume(family: string, concurrency: number, handler: JobHandler): void {

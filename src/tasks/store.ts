@@ -6,7 +6,7 @@
  * both finish, charge, refund or call back one task.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { Database, TaskTable } from '../store/tables.js';
 import type { Operation } from '../contract/types.js';
@@ -35,6 +35,8 @@ export interface Submission {
   price: number;
   deadlineMs: number;
   idempotencyKey?: string;
+  /** More writes of a new task, in the transaction that creates it (its queued job). */
+  within?: (trx: Kysely<Database>, task: TaskRow) => Promise<void>;
 }
 
 export interface Outcome {
@@ -164,6 +166,7 @@ export class TaskStore {
         action: row.action,
         traceId: row.trace_id,
       });
+      await spec.within?.(trx, row);
       return { task: row, created: true };
     });
   }
@@ -216,6 +219,8 @@ export class TaskStore {
     id: string,
     state: Exclude<TaskState, 'queued' | 'running'>,
     outcome: Outcome,
+    /** More writes of the move, in its transaction (the task's job ends). */
+    within?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<TaskRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const live = await trx
@@ -253,6 +258,7 @@ export class TaskStore {
         await giveCredits(trx, live.token_id, Number(live.credits), live.trace_id);
       await closeTaskUsage(trx, live.trace_id, succeeded ? Number(live.credits) : 0);
       if (live.callback_url) await queueCallback(trx, finished, finalEnvelope(view), now);
+      await within?.(trx);
       return finished;
     });
   }
