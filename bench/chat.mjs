@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
+import { chatGatewaySetup } from './chat-gateway.mjs';
 import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -129,46 +130,23 @@ async function startSwitchyard(upstream) {
     throw new Error('dist/ is missing: run `make setup` (or `npx tsc -p tsconfig.build.json`)');
   const dir = temporaryDir('switchyard-bench-chat-');
   const port = await freePort();
-  const config = {
+  const {
+    file,
+    token: created,
+    env,
+  } = await chatGatewaySetup({
+    cli,
+    dir,
     port,
-    host: '127.0.0.1',
-    data_dir: join(dir, 'data'),
-    log: { level: 'warn' },
+    upstreamUrl: upstream.base_url,
+    model: MODEL,
+    name: 'bench-chat',
+    credits: values.credits,
     // Tokens made without --rate and --concurrency: no rate or concurrency limit.
-    tokens: { default_rate_per_second: null, default_concurrency: null },
-    channels: [
-      {
-        name: 'bench-upstream',
-        capability: 'chat',
-        type: 'openai-compatible',
-        base_url: upstream.base_url,
-        api_key: 'sk-bench-upstream',
-        models: [MODEL],
-      },
-    ],
-  };
-  const file = join(dir, 'switchyard.yaml');
-  writeFileSync(file, JSON.stringify(config, null, 2)); // JSON is YAML
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SWITCHYARD_')));
-  const { stdout } = await run(
-    process.execPath,
-    [
-      cli,
-      'token',
-      'create',
-      '--config',
-      file,
-      '--name',
-      'bench-chat',
-      '--json',
-      ...(values.credits ? ['--credits', values.credits] : []),
-    ],
-    { env },
-  );
-  const created = JSON.parse(stdout);
-  if (created.credits !== (values.credits ? Number(values.credits) : 'unlimited'))
-    throw new Error(`the bench token does not have the credits asked for: ${stdout}`);
-  if (created.rate_per_second !== 'unlimited') throw new Error(`the bench token is rate-limited: ${stdout}`);
+    extra: { tokens: { default_rate_per_second: null, default_concurrency: null } },
+  });
+  if (created.rate_per_second !== 'unlimited')
+    throw new Error(`the bench token is rate-limited: ${JSON.stringify(created)}`);
   const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
   const child = startChild([...profile, cli, 'serve', '--config', file], { env });
   const url = `http://127.0.0.1:${port}`;

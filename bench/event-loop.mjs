@@ -12,13 +12,14 @@
 // alternating `--rounds` times, for a before/after on one machine.
 // Usage: npx tsc -p tsconfig.build.json && node bench/event-loop.mjs [--rounds 1]
 //   [--connections 4] [--chat-rate 32] [--tree before=/tmp/old --tree after=.] [--cpu-prof DIR]
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { chatGatewaySetup } from './chat-gateway.mjs';
 import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -68,7 +69,6 @@ const EXTENSION_LYRIC =
   '[Chorus]\nWe are young and we are gold\nDancing till the night is old';
 const STYLE = 'synth pop, 120 bpm, drums, bass, piano';
 
-const run = promisify(execFile);
 const children = new Set();
 const temporary = [];
 process.on('exit', () => {
@@ -109,43 +109,15 @@ async function startServer(tree, upstream) {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-loop-'));
   temporary.push(dir);
   const port = await freePort();
-  const config = {
+  const { file, token, env } = await chatGatewaySetup({
+    cli,
+    dir,
     port,
-    host: '127.0.0.1',
-    data_dir: join(dir, 'data'),
-    log: { level: 'warn' },
-    channels: [
-      {
-        name: 'bench-upstream',
-        capability: 'chat',
-        type: 'openai-compatible',
-        base_url: upstream.base_url,
-        api_key: 'sk-bench-upstream',
-        models: [MODEL],
-      },
-    ],
-  };
-  const file = join(dir, 'switchyard.yaml');
-  writeFileSync(file, JSON.stringify(config, null, 2)); // JSON is YAML
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SWITCHYARD_')));
-  const { stdout } = await run(
-    process.execPath,
-    [
-      cli,
-      'token',
-      'create',
-      '--config',
-      file,
-      '--name',
-      'bench-loop',
-      '--json',
-      '--credits',
-      String(CREDITS),
-    ],
-    { env },
-  );
-  const token = JSON.parse(stdout);
-  if (token.credits !== CREDITS) throw new Error(`the bench token is not credited: ${stdout}`);
+    upstreamUrl: upstream.base_url,
+    model: MODEL,
+    name: 'bench-loop',
+    credits: CREDITS,
+  });
   const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
   const child = startChild([...profile, cli, 'serve', '--config', file], { env });
   const url = `http://127.0.0.1:${port}`;

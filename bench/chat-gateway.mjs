@@ -1,0 +1,57 @@
+// What the benchmarks that run Switchyard as a chat gateway share: a configuration for
+// `switchyard serve` from a dist/ with one chat channel to a loopback upstream, and a token made
+// by that dist's CLI, checked to have the credits asked for.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * Writes `dir`/switchyard.yaml (JSON is YAML): `port` on loopback, data in `dir`, warnings only,
+ * the channel to `upstreamUrl` serving `model`, and `extra` sections. Then `cli token create`
+ * with `credits` (unlimited when undefined). Answers the file, the token as the CLI printed it,
+ * and the environment to run `cli` in (without the caller's SWITCHYARD_* variables).
+ */
+export async function chatGatewaySetup({ cli, dir, port, upstreamUrl, model, name, credits, extra = {} }) {
+  const config = {
+    port,
+    host: '127.0.0.1',
+    data_dir: join(dir, 'data'),
+    log: { level: 'warn' },
+    ...extra,
+    channels: [
+      {
+        name: 'bench-upstream',
+        capability: 'chat',
+        type: 'openai-compatible',
+        base_url: upstreamUrl,
+        api_key: 'sk-bench-upstream',
+        models: [model],
+      },
+    ],
+  };
+  const file = join(dir, 'switchyard.yaml');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SWITCHYARD_')));
+  const { stdout } = await run(
+    process.execPath,
+    [
+      cli,
+      'token',
+      'create',
+      '--config',
+      file,
+      '--name',
+      name,
+      '--json',
+      ...(credits === undefined ? [] : ['--credits', String(credits)]),
+    ],
+    { env },
+  );
+  const token = JSON.parse(stdout);
+  if (token.credits !== (credits === undefined ? 'unlimited' : Number(credits)))
+    throw new Error(`the bench token does not have the credits asked for: ${stdout}`);
+  return { file, token, env };
+}
