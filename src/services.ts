@@ -5,7 +5,7 @@
  */
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
-import { isPostgres, openDatabase, type Db } from './store/database.js';
+import { openDatabase, type Db } from './store/database.js';
 import type { Blobs } from './store/blobs.js';
 import { openBlobs } from './store/open-blobs.js';
 import { Tokens } from './accounts/tokens.js';
@@ -127,7 +127,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     db,
     blobs,
     tokens,
-    credits: new Credits(db, isPostgres(config.database.url)),
+    credits: new Credits(db),
     usage: new Usage(db, onError('usage records not written')),
     limiter: shared?.limiter ?? new MemoryLimiter(),
     tasks: new TaskRecords(db),

@@ -1,11 +1,11 @@
 /**
  * Where a batch of holds and settlements is written, in one transaction: lock and read the
  * balances it touches, end the holds it settles, then write what `decide` made of them. Through
- * Kysely on PostgreSQL (`FOR UPDATE` in id order); on SQLite straight through better-sqlite3's
- * prepared statements inside the one connection Kysely lends, since a batch is a handful of
- * statements and Kysely's compiling and awaiting cost more than SQLite's work.
+ * Kysely on PostgreSQL; on SQLite straight through better-sqlite3's prepared statements inside
+ * the one connection Kysely lends, since a batch is a handful of statements and Kysely's
+ * compiling and awaiting cost more than SQLite's work.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../store/database.js';
 import type { Database } from '../store/tables.js';
@@ -16,36 +16,25 @@ export type BatchWriter = (batch: readonly Op[]) => Promise<BatchWrites>;
 /** Rows per multi-row INSERT: far below every driver's limit on bound values. */
 const ROWS_PER_INSERT = 500;
 
-export function kyselyWriter(db: Db, postgres: boolean): BatchWriter {
-  return (batch) => db.transaction().execute((trx) => writeWithKysely(trx, batch, postgres));
+/** PostgreSQL: the token rows locked `FOR UPDATE` in id order, so that two nodes never deadlock. */
+export function postgresWriter(db: Db): BatchWriter {
+  return (batch) => db.transaction().execute((trx) => writeOnPostgres(trx, batch));
 }
 
-async function writeWithKysely(
-  trx: Kysely<Database>,
-  batch: readonly Op[],
-  postgres: boolean,
-): Promise<BatchWrites> {
+async function writeOnPostgres(trx: Kysely<Database>, batch: readonly Op[]): Promise<BatchWrites> {
   const tokenIds = touchedTokens(batch);
   const settling = settledTraces(batch);
-  let rows: { id: string; credits: number | null }[] = [];
-  if (tokenIds.length > 0) {
-    const locking = postgres
-      ? trx
+  const rows =
+    tokenIds.length === 0
+      ? []
+      : await trx
           .selectFrom('tokens')
           .select(['id', 'credits'])
           .where('id', 'in', tokenIds)
           .where('credits', 'is not', null)
           .orderBy('id')
           .forUpdate()
-      : // A write takes SQLite's write lock, and what it returns is the latest balance.
-        trx
-          .updateTable('tokens')
-          .set({ credits: sql`credits` })
-          .where('id', 'in', tokenIds)
-          .where('credits', 'is not', null)
-          .returning(['id', 'credits']);
-    rows = await locking.execute();
-  }
+          .execute();
   const ended =
     settling.length === 0
       ? []

@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { sqliteHandleOf, type Db } from '../store/database.js';
-import { kyselyWriter, sqliteWriter } from './batch-writers.js';
+import { postgresWriter, sqliteWriter } from './batch-writers.js';
 import type { Database } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 import { HoldBatches } from './hold-batches.js';
@@ -58,9 +58,9 @@ export interface Reservation {
 export class Credits {
   private readonly batches: HoldBatches;
 
-  constructor(db: Db, postgres: boolean) {
+  constructor(db: Db) {
     const sqlite = sqliteHandleOf(db);
-    this.batches = new HoldBatches(db, sqlite ? sqliteWriter(db, sqlite) : kyselyWriter(db, postgres));
+    this.batches = new HoldBatches(db, sqlite ? sqliteWriter(db, sqlite) : postgresWriter(db));
   }
 
   /** Holds the credits of a synchronous request; what it does not keep is given back once. */
