@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'token_expired'
   | 'token_mismatched'
   | 'used_up'
+  | 'forbidden'
+  | 'conflict'
   | 'no_api'
   | 'not_found'
   | 'method_not_allowed'
@@ -31,6 +33,8 @@ const STATUS: Record<ErrorCode, number> = {
   token_expired: 401,
   token_mismatched: 403,
   used_up: 403,
+  forbidden: 403,
+  conflict: 409,
   no_api: 404,
   not_found: 404,
   method_not_allowed: 405,

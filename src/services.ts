@@ -29,6 +29,11 @@ import { providersFrom } from './providers/build.js';
 import { addressPolicy } from './net/address-policy.js';
 import { OutboundGuard } from './net/guard.js';
 import { Metrics } from './http/metrics.js';
+import { ChannelBoard, channelEntries, type ChannelEntry } from './providers/channel-board.js';
+import { Admin } from './admin/index.js';
+import { watchChannelStates } from './admin/channels.js';
+import { startRetention } from './admin/retention.js';
+import { OPERATIONS } from './contract/table.js';
 
 export interface Services {
   config: Config;
@@ -51,6 +56,12 @@ export interface Services {
   metrics: Metrics;
   /** The Redis connections of the distributed mode (none in the embedded mode). */
   redis: Redis[];
+  /** Every channel, the ones operators disabled, their recent calls. */
+  board: ChannelBoard;
+  /** The operator's side: what the admin API and the command line call. */
+  admin: Admin;
+  /** Stops what runs in the background for the admin side (channel switches, retention). */
+  stopAdmin: (() => void)[];
 }
 
 export interface ServiceOptions {
@@ -58,6 +69,22 @@ export interface ServiceOptions {
   logStream?: NodeJS.WritableStream;
   /** The engines and channels serving each family. */
   providers?: Providers;
+}
+
+/** How often a node asks whether an operator switched a channel off or on. */
+const CHANNEL_CHANGES_MS = 1000;
+
+/** A local engine can take work when the providers serve its family. */
+function probeLocal(services: Services, entry: ChannelEntry): { ok: boolean; detail: string } {
+  const operation = OPERATIONS.find((o) => o.family === entry.capability && o.kind !== 'retrieval');
+  if (!operation) return { ok: false, detail: 'no operation of this family' };
+  try {
+    if (operation.kind === 'task') services.providers.task(operation);
+    else services.providers.sync(operation);
+    return { ok: true, detail: 'served in process' };
+  } catch (error) {
+    return { ok: false, detail: (error as Error).message };
+  }
 }
 
 /** How often a node asks whether any token changed: revocations and edits hold within a second. */
@@ -102,6 +129,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     log,
   );
   const tokens = new Tokens(db, config.tokens.cache_ms);
+  const board = new ChannelBoard(channelEntries(config));
   if (config.tokens.cache_ms > 0)
     await tokens.watchChanges(TOKEN_CHANGES_MS, onError('token changes not read'));
   const runner = new TaskRunner(
@@ -139,11 +167,29 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     callbacks,
     providers:
       options.providers ??
-      providersFrom(config, { db, media: { guard, blobs, publicBaseUrl: config.public_base_url } }),
+      providersFrom(config, { db, media: { guard, blobs, publicBaseUrl: config.public_base_url }, board }),
     guard,
     metrics: new Metrics(),
     redis: shared?.connections ?? [],
+    board,
+    admin: new Admin({
+      config,
+      db,
+      tokens,
+      board,
+      localProbe: (entry) => probeLocal(services, entry),
+      tasks: {
+        store: taskStore,
+        queue,
+        publish: (task) => runner.publish(task),
+        wakeCallbacks: () => callbacks.wake(),
+      },
+    }),
+    stopAdmin: [],
   };
+  services.stopAdmin.push(
+    await watchChannelStates(db, board, CHANNEL_CHANGES_MS, onError('channel switches not read')),
+  );
   return services;
 }
 
@@ -173,12 +219,23 @@ export async function startWorkers(services: Services): Promise<void> {
   services.credits.startExpiry(services.config.limits.hold_seconds * 1000, (error) =>
     services.log.error({ err: error }, 'expired credit holds not given back'),
   );
+  services.stopAdmin.push(
+    startRetention(
+      services.db,
+      services.config.retention.days,
+      (done) => {
+        if (done.days + done.usage + done.tasks > 0) services.log.info(done, 'usage rolled up and pruned');
+      },
+      (error) => services.log.error({ err: error }, 'usage not rolled up or pruned'),
+    ),
+  );
 }
 
 export async function closeServices(services: Services): Promise<void> {
   services.runner.stop();
   services.credits.stop();
   services.tokens.stopWatching();
+  for (const stop of services.stopAdmin) stop();
   await services.queue.close();
   await services.callbacks.close();
   await services.providers.close();

@@ -10,14 +10,19 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { entryOf } from './ledger.js';
+import type { Insertable, Selectable } from 'kysely';
 import type { TokenTable } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 
 const TOKEN_PREFIX = 'sy_';
 
+export type Role = 'client' | 'admin';
+
 export interface Token {
   id: string;
   name: string;
+  /** A client token calls operations; an admin token calls `/admin/*` only. */
+  role: Role;
   /** Operation paths this token may call; null for all. */
   operations: string[] | null;
   expiresAt: number | null;
@@ -27,10 +32,13 @@ export interface Token {
   webhookSecret: string;
   createdAt: number;
   revokedAt: number | null;
+  /** When an operator disabled it (reversibly); null while it may be used. */
+  disabledAt: number | null;
 }
 
 export interface NewToken {
   name: string;
+  role?: Role;
   operations?: string[] | null;
   expiresAt?: number | null;
   credits?: number | null;
@@ -46,10 +54,20 @@ function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-function fromRow(row: TokenTable): Token {
+/** The limits and switches an operator may change on an existing token. */
+export interface TokenChanges {
+  operations?: string[] | null;
+  expiresAt?: number | null;
+  ratePerSecond?: number | null;
+  maxConcurrency?: number | null;
+  disabled?: boolean;
+}
+
+function fromRow(row: Selectable<TokenTable>): Token {
   return {
     id: row.id,
     name: row.name,
+    role: row.role,
     operations: row.operations === null ? null : (JSON.parse(row.operations) as string[]),
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     credits: row.credits === null ? null : Number(row.credits),
@@ -58,7 +76,12 @@ function fromRow(row: TokenTable): Token {
     webhookSecret: row.webhook_secret,
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : Number(row.disabled_at),
   };
+}
+
+function newSecret(): string {
+  return `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
 /** Enough for every active client of a large deployment; past it the cache starts over. */
@@ -74,10 +97,13 @@ export class Tokens {
 
   /** Creates a token; the returned `secret` is the only copy of the bearer token. */
   async create(spec: NewToken): Promise<{ token: Token; secret: string }> {
-    const secret = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const row: TokenTable = {
+    const secret = newSecret();
+    const row: Selectable<TokenTable> = {
       id: randomUUID(),
       name: spec.name,
+      role: spec.role ?? 'client',
+      disabled_at: null,
+      changed_at: null,
       token_hash: hashOf(secret),
       operations: spec.operations ? JSON.stringify(spec.operations) : null,
       expires_at: spec.expiresAt ?? null,
@@ -89,7 +115,10 @@ export class Tokens {
       revoked_at: null,
     };
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('tokens').values(row).execute();
+      await trx
+        .insertInto('tokens')
+        .values(row as Insertable<TokenTable>)
+        .execute();
       // The ledger opens with the balance given at creation.
       if (row.credits !== null && row.credits > 0) {
         const change = {
@@ -126,6 +155,50 @@ export class Tokens {
     // Again after the write: a request between the first clear and the commit re-cached it.
     this.cache.clear();
     return Number(result.numUpdatedRows);
+  }
+
+  /** Changes the limits and switches of a live token; false when there is none with that id. */
+  async update(id: string, changes: TokenChanges): Promise<boolean> {
+    const set: Partial<Selectable<TokenTable>> = { changed_at: Date.now() };
+    if (changes.operations !== undefined)
+      set.operations = changes.operations === null ? null : JSON.stringify(changes.operations);
+    if (changes.expiresAt !== undefined) set.expires_at = changes.expiresAt;
+    if (changes.ratePerSecond !== undefined) set.rate_per_second = changes.ratePerSecond;
+    if (changes.maxConcurrency !== undefined) set.max_concurrency = changes.maxConcurrency;
+    if (changes.disabled !== undefined) set.disabled_at = changes.disabled ? Date.now() : null;
+    return this.changed(
+      this.db
+        .updateTable('tokens')
+        .set(set)
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
+    );
+  }
+
+  /**
+   * A new bearer secret for the same token (its balance, limits and history stay with its id);
+   * the old secret is refused from now on. Undefined when there is no live token with that id.
+   */
+  async regenerate(id: string): Promise<string | undefined> {
+    const secret = newSecret();
+    const updated = await this.changed(
+      this.db
+        .updateTable('tokens')
+        .set({ token_hash: hashOf(secret), changed_at: Date.now() })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
+    );
+    return updated ? secret : undefined;
+  }
+
+  /** Runs a write of one token with the cache cleared around it, as revoke does. */
+  private async changed(write: Promise<{ numUpdatedRows: bigint }>): Promise<boolean> {
+    this.cache.clear();
+    const result = await write;
+    this.cache.clear();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async rotateWebhookSecret(id: string): Promise<string | undefined> {
@@ -178,6 +251,7 @@ export class Tokens {
     }
     const token = await this.byHash(hashOf(match[1] as string), now);
     if (!token) throw new ServiceError('invalid_token', 'the token is unknown or has been revoked');
+    if (token.disabledAt !== null) throw new ServiceError('invalid_token', 'the token is disabled');
     if (token.expiresAt !== null && token.expiresAt <= now) {
       throw new ServiceError(
         'token_expired',

@@ -25,6 +25,10 @@ export interface UsageRecord {
   status: number;
   latencyMs: number;
   traceId: string;
+  /** The `error.code` of a failed request. */
+  errorCode?: string | null;
+  /** The task a request created. */
+  taskId?: string | null;
 }
 
 const BATCH = 500;
@@ -58,6 +62,8 @@ function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
     latency_ms: entry.latencyMs,
     trace_id: entry.traceId,
     created_at: now,
+    error_code: entry.errorCode ?? null,
+    task_id: entry.taskId ?? null,
   };
 }
 
@@ -95,6 +101,8 @@ export class Usage {
               oc.column('trace_id').doUpdateSet((eb) => ({
                 status: eb.ref('excluded.status'),
                 latency_ms: eb.ref('excluded.latency_ms'),
+                error_code: eb.ref('excluded.error_code'),
+                task_id: eb.ref('excluded.task_id'),
               })),
             )
             .execute();

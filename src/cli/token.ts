@@ -57,6 +57,7 @@ function describe(token: Token) {
   return {
     id: token.id,
     name: token.name,
+    role: token.role,
     operations: token.operations ?? 'all',
     credits: token.credits ?? 'unlimited',
     rate_per_second: token.ratePerSecond ?? 'unlimited',
@@ -88,12 +89,14 @@ export function tokenCommands(configOption: () => Option): Command {
       'requests at a time (default: tokens.default_concurrency)',
       positive('--concurrency', true),
     )
+    .option('--admin', 'an admin token: it calls /admin/api/v1 only, never operations')
     .option('--json', 'print {token, webhook_secret, id, …} as JSON')
     .action(async (flags) => {
       const config = loadConfig({ file: flags.config });
       const created = await withTokens(flags.config, (tokens) =>
         tokens.create({
           name: flags.name,
+          role: flags.admin ? 'admin' : 'client',
           credits: flags.credits ?? null,
           operations: flags.operations ? parseOperations(flags.operations) : null,
           expiresAt: flags.expiresAt ? parseExpiry(flags.expiresAt) : null,

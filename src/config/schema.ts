@@ -293,6 +293,17 @@ export const ConfigSchema = Closed({
     },
     { default: {}, description: 'produced files (storage.md)' },
   ),
+  retention: Closed(
+    {
+      days: Type.Number({
+        minimum: 0,
+        default: 90,
+        description:
+          'the request log (usage rows) and ended tasks older than this are removed (hourly), after each day is rolled up into daily usage; the ledger and the audit are kept; `0` keeps everything',
+      }),
+    },
+    { default: {}, description: 'how long request records are kept (admin.md)' },
+  ),
   log: Closed(
     {
       level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {

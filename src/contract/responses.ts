@@ -12,6 +12,8 @@ export const ErrorCode = StringEnum([
   'token_expired',
   'token_mismatched',
   'used_up',
+  'forbidden',
+  'conflict',
   'no_api',
   'not_found',
   'method_not_allowed',

@@ -13,6 +13,8 @@ import { registerKeptFiles } from './kept-files.js';
 import { registerHealth } from './health.js';
 import { openApiDocument, registerOpenApi } from './openapi.js';
 import { VERSION } from '../version.js';
+import { registerAdmin } from '../admin/routes.js';
+import { registerAccount } from './account.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
@@ -56,11 +58,15 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       status: reply.statusCode,
       latencyMs: reply.elapsedTime,
       traceId: request.id,
+      errorCode: caller.errorCode ?? null,
+      taskId: caller.taskId ?? null,
     });
   });
 
   registerErrorHandling(app, config.limits.body_bytes);
   registerOperations(app, services);
+  registerAdmin(app, services.tokens, services.admin);
+  registerAccount(app, services);
   registerFiles(app, services.blobs);
   registerKeptFiles(app, services.providers.keptFiles);
   registerHealth(app, services);

@@ -12,6 +12,10 @@ export interface Caller {
   accept: MediaType;
   /** Credits a synchronous request kept; a task's own row gets its credits from the task. */
   charged: number;
+  /** The task the request created, for its usage row. */
+  taskId?: string;
+  /** The `error.code` the request was answered with, for its usage row. */
+  errorCode?: string;
 }
 
 declare module 'fastify' {

@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
+import './caller.js';
 
 function fromFastify(error: FastifyError, bodyLimit: number): ServiceError | undefined {
   switch (error.code) {
@@ -37,6 +38,7 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
     trace_id: reply.request.id,
   };
   if (taskId) body.task_id = taskId;
+  if (reply.request.caller) reply.request.caller.errorCode = error.code;
   return reply.code(error.status).type('application/json').send(body);
 }
 

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document, generated from the operation table: the same schemas that validate
- * requests describe them. Served at `/openapi.json`, with interactive docs at `/docs`.
+ * The OpenAPI 3.1 document, generated from the operation table and the admin API's route table:
+ * the same schemas that validate requests describe them. Served at `/openapi.json`, with interactive docs at `/docs`.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -9,6 +9,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { OPERATIONS } from '../contract/table.js';
 import { ErrorBody, TaskAccepted } from '../contract/responses.js';
 import type { Operation } from '../contract/types.js';
+import { ADMIN_BASE, ADMIN_ROUTES, type AdminRoute } from '../admin/routes.js';
+import { EXAMPLES } from '../admin/examples.js';
+import { AccountUsageQuery } from '../admin/schemas.js';
+import { PREFIXES } from './account.js';
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Malformed JSON or a broken rule; `details` lists every violation',
@@ -64,6 +68,112 @@ function pathItem(operation: Operation) {
   };
 }
 
+const errorAnswer = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** Query members as OpenAPI parameters, each with its schema. */
+function queryParameters(schema: TSchema | undefined) {
+  const properties = (schema?.properties ?? {}) as Record<string, TSchema>;
+  return Object.entries(properties).map(([name, member]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: plain(member),
+    ...(member.description ? { description: member.description } : {}),
+  }));
+}
+
+function pathParameters(url: string) {
+  return [...url.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    description: name === 'name' ? 'a token by name (of a live token) or id' : `the ${name}`,
+  }));
+}
+
+function adminOperation(route: AdminRoute) {
+  return {
+    operationId: `admin${route.method[0]}${route.method.slice(1).toLowerCase()}${route.url.replace(/[/:-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
+    summary: route.summary,
+    tags: ['admin'],
+    parameters: [...pathParameters(route.url), ...queryParameters(route.query)],
+    ...(route.body
+      ? { requestBody: { required: false, content: { 'application/json': { schema: plain(route.body) } } } }
+      : {}),
+    responses: {
+      [route.method === 'POST' && route.example.startsWith('created') ? '201' : '200']: {
+        description: 'The answer',
+        content: { 'application/json': { schema: {}, example: EXAMPLES[route.example] } },
+      },
+      '400': errorAnswer('Bad input; `details` names each field and rule'),
+      '401': errorAnswer('Missing, unknown, revoked, disabled or expired token'),
+      '403': errorAnswer('`forbidden`: a client token'),
+      '404': errorAnswer('`not_found`: no such token, task, identity or channel'),
+      '409': errorAnswer(
+        '`conflict`: a name taken, a balance that would go below zero, a task already ended',
+      ),
+    },
+  };
+}
+
+/** The admin API's paths, tag `admin`, and the client's own account and model lists, tag `account`. */
+function sidePaths(): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ADMIN_ROUTES) {
+    const path = `${ADMIN_BASE}${route.url.replace(/:(\w+)/g, '{$1}')}`;
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: adminOperation(route) };
+  }
+  const account = (summary: string, example: unknown, parameters: unknown[] = []) => ({
+    get: {
+      summary,
+      tags: ['account'],
+      parameters,
+      responses: {
+        '200': { description: 'The answer', content: { 'application/json': { schema: {}, example } } },
+        '401': errorAnswer('Missing, unknown, revoked, disabled or expired token'),
+        '403': errorAnswer('`forbidden`: an admin token'),
+      },
+    },
+  });
+  paths['/v1/account'] = account("The calling token's balance, limits and what it spent today", {
+    name: 'acme',
+    balance: 4500,
+    unlimited: false,
+    operations: null,
+    rate_per_second: 20,
+    concurrency: 8,
+    expires_at: null,
+    spent_today: 120,
+  });
+  paths['/v1/account/usage'] = account(
+    "The calling token's usage rows (grouped as the admin API's usage)",
+    {
+      rows: [
+        {
+          operation: 'serp.web',
+          requests: 120,
+          succeeded: 120,
+          failed: 0,
+          credits: 120,
+          p50_ms: 41.1,
+          p95_ms: 88.6,
+        },
+      ],
+    },
+    queryParameters(AccountUsageQuery),
+  );
+  for (const prefix of PREFIXES)
+    paths[`${prefix}/models`] = account(`The models ${prefix} answers to, in OpenAI's list shape`, {
+      object: 'list',
+      data: [{ id: 'chatmodel-4o', object: 'model', created: 1764000000, owned_by: 'switchyard' }],
+    });
+  return paths;
+}
+
 export function openApiDocument(serverUrl: string, version: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
@@ -79,7 +189,10 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: { Error: plain(ErrorBody) },
     },
-    paths: Object.fromEntries(OPERATIONS.map((operation) => [operation.path, pathItem(operation)])),
+    paths: {
+      ...Object.fromEntries(OPERATIONS.map((operation) => [operation.path, pathItem(operation)])),
+      ...sidePaths(),
+    },
   };
 }
 

@@ -31,6 +31,9 @@ function gate(services: Services, operation: Operation) {
       );
     }
     const token = await services.tokens.authenticate(request.headers.authorization);
+    if (token.role !== 'client') {
+      throw new ServiceError('forbidden', 'an admin token calls /admin/api/v1 only, not operations');
+    }
     request.caller = { operation, token, accept, charged: 0 };
     if (!mayCall(token, operation.path)) {
       throw new ServiceError('token_mismatched', `this token may not call ${operation.path}`);
@@ -73,6 +76,10 @@ function handler(services: Services) {
     const { operation, token } = caller;
     const body = request.body as Record<string, unknown>;
     const kind = operation.kindOf?.(body) ?? operation.kind;
+    // Every channel of the family switched off by an operator: refused before anything is held.
+    const refused =
+      kind === 'retrieval' ? undefined : services.board.refusal(operation.family, operation.path);
+    if (refused) throw refused;
     if (kind === 'task') return answerTask(services, request, reply, caller, body);
     const charge = chargeFor(services.config.prices, operation.priceKey, body);
     const reservation = await services.credits.reserve(token, charge.hold, request.id);

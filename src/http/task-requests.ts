@@ -70,6 +70,7 @@ export async function answerTask(
     idempotencyKey,
     ...(jobs ? { within: (trx, row) => jobs.enqueue(trx, row.id, row.family) } : {}),
   });
+  caller.taskId = task.id;
   // A replayed request re-enqueues a live task too: enqueueing is idempotent, and it rescues a
   // task whose first enqueue was lost.
   if (created && jobs) jobs.announce(task.family);

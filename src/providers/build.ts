@@ -14,11 +14,14 @@ import type { Ports } from './plugin.js';
 import type { RoutingPolicy } from './router.js';
 import type { KeptFiles } from './serp/types.js';
 import type { Family } from '../contract/types.js';
+import type { ChannelBoard } from './channel-board.js';
 
 /** What engines that keep state or read inputs need from the server. */
 export interface EngineResources {
   db: Db;
   media: MediaSources;
+  /** The operators' switches and the channels' recent calls (admin API). */
+  board?: ChannelBoard;
 }
 
 export function providersFrom(config: Config, resources: EngineResources): Providers {
@@ -27,6 +30,7 @@ export function providersFrom(config: Config, resources: EngineResources): Provi
     backoffMs: config.routing.backoff_ms,
     cooldownAfter: config.routing.cooldown_after,
     cooldownSeconds: config.routing.cooldown_seconds,
+    ...(resources.board ? { board: resources.board } : {}),
   };
   const built: Partial<Record<Family, Capability>> = {};
   const shared: { close(): Promise<void> }[] = [];

@@ -7,6 +7,7 @@
 import type { Family } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
 import { unservedModel } from './unserved.js';
+import type { ChannelBoard } from './channel-board.js';
 
 export interface RoutedChannel {
   name: string;
@@ -21,6 +22,8 @@ export interface RoutingPolicy {
   backoffMs: number;
   cooldownAfter: number;
   cooldownSeconds: number;
+  /** Where channels are disabled by operators and their calls counted; none in unit tests. */
+  board?: ChannelBoard;
 }
 
 /** A failure of one upstream call, classified for routing. */
@@ -85,8 +88,12 @@ export class ChannelRouter<C extends RoutedChannel> {
 
   /** The channels to try for `model`, in order. Cooled-down ones go last rather than away. */
   candidates(capability: string, model: string): C[] {
+    const board = this.policy.board;
     const matching = this.channels.filter(
-      (c) => c.capability === capability && (this.patterns.get(c) ?? []).some((p) => p.test(model)),
+      (c) =>
+        c.capability === capability &&
+        !board?.isDisabled(c.name) &&
+        (this.patterns.get(c) ?? []).some((p) => p.test(model)),
     );
     const byPriority = new Map<number, C[]>();
     for (const channel of matching)
@@ -111,16 +118,19 @@ export class ChannelRouter<C extends RoutedChannel> {
     return out;
   }
 
-  private succeeded(channel: C): void {
+  private succeeded(channel: C, ms: number): void {
     this.health.delete(channel.name);
+    this.policy.board?.observe(channel.name, true, ms);
   }
 
-  private failed(channel: C): void {
+  private failed(channel: C, ms: number): void {
+    this.policy.board?.observe(channel.name, false, ms);
     const health = this.health.get(channel.name) ?? { failures: 0, coolUntil: 0 };
     health.failures += 1;
     if (health.failures >= this.policy.cooldownAfter) {
       health.coolUntil = this.now() + this.policy.cooldownSeconds * 1000;
       health.failures = 0;
+      this.policy.board?.cooled(channel.name, health.coolUntil);
     }
     this.health.set(channel.name, health);
   }
@@ -136,14 +146,22 @@ export class ChannelRouter<C extends RoutedChannel> {
     call: (channel: C) => Promise<T>,
   ): Promise<T> {
     const candidates = this.candidates(capability, model);
-    if (candidates.length === 0) throw unservedModel(capability, model);
+    if (candidates.length === 0) {
+      if (this.channels.some((c) => c.capability === capability && this.policy.board?.isDisabled(c.name)))
+        throw new ServiceError(
+          'busy',
+          `every ${capability} channel serving ${model} is disabled by an operator`,
+        );
+      throw unservedModel(capability, model);
+    }
     const tried: string[] = [];
     for (const channel of candidates) {
       for (let attempt = 0; attempt <= this.policy.retries; attempt += 1) {
         if (signal.aborted) throw new ServiceError('upstream_error', 'the request was abandoned');
+        const started = performance.now();
         try {
           const result = await call(channel);
-          this.succeeded(channel);
+          this.succeeded(channel, performance.now() - started);
           return result;
         } catch (error) {
           if (!(error instanceof UpstreamFailure)) throw error;
@@ -154,7 +172,7 @@ export class ChannelRouter<C extends RoutedChannel> {
               details: [{ field: 'body', rule: error.message }],
             });
           }
-          this.failed(channel);
+          this.failed(channel, performance.now() - started);
           tried.push(`${channel.name}: ${error.message}`);
           if (error.channelFault) break;
           if (attempt < this.policy.retries) await sleep(this.policy.backoffMs * 2 ** attempt, signal);

@@ -21,6 +21,10 @@ export interface TokenTable {
   revoked_at: number | null;
   /** When the token last changed after its creation; nodes forget cached tokens when it moves. */
   changed_at?: number | null;
+  /** `client` calls operations, `admin` calls `/admin/*` only. */
+  role: Generated<'client' | 'admin'>;
+  /** When an operator disabled it; null while it may be used. Unlike a revocation, reversible. */
+  disabled_at: number | null;
 }
 
 export interface UsageTable {
@@ -34,6 +38,56 @@ export interface UsageTable {
   latency_ms: number;
   trace_id: string;
   created_at: number;
+  /** The `error.code` the request was answered with; null for a success. */
+  error_code?: string | null;
+  /** The task the request created. */
+  task_id?: string | null;
+}
+
+/**
+ * One day of usage (UTC, `day` its first millisecond) per token, operation and model (`''` for
+ * none), kept after the raw rows are pruned; `latency` is the histogram of latency-histogram.ts.
+ */
+export interface UsageDailyTable {
+  day: number;
+  token_id: string;
+  operation: string;
+  model: string;
+  requests: number;
+  succeeded: number;
+  failed: number;
+  credits: number;
+  latency: string;
+}
+
+/** Named numbers the service keeps across restarts (how far usage is rolled up). */
+export interface MarkerTable {
+  name: string;
+  value: number;
+}
+
+/** An admin action: who did what to which thing, when. */
+export interface AuditTable {
+  id: string;
+  /** The admin token's name, or `cli` for the command line. */
+  actor: string;
+  action: string;
+  target: string | null;
+  /** JSON: the action's parameters, never a secret. */
+  detail: string | null;
+  created_at: number;
+}
+
+/** A channel an operator disabled, and its last probe. */
+export interface ChannelStateTable {
+  id: string;
+  disabled_at: number | null;
+  disabled_by: string | null;
+  probed_at: number | null;
+  probe_ok: number | null;
+  probe_latency_ms: number | null;
+  probe_detail: string | null;
+  changed_at: number;
 }
 
 export interface TaskTable {
@@ -204,6 +258,10 @@ export interface Database {
   holds: HoldTable;
   tokens: TokenTable;
   usage: UsageTable;
+  usage_daily: UsageDailyTable;
+  markers: MarkerTable;
+  audit: AuditTable;
+  channel_states: ChannelStateTable;
   tasks: TaskTable;
   jobs: JobTable;
   deliveries: DeliveryTable;

@@ -66,6 +66,21 @@ export class IdentityRegistry implements VerificationSource {
     };
   }
 
+  /** The identity's id outside this class: the keyed hash its row is found by. */
+  idOf(idNumber: string): string {
+    return this.lookupOf(idNumber);
+  }
+
+  /** The number of the identity with that id, for the admin API's edits by id. */
+  async numberOf(id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('identities')
+      .select(['lookup', 'sealed'])
+      .where('lookup', '=', id)
+      .executeTakeFirst();
+    return row ? this.opened(row).id_number : undefined;
+  }
+
   /** Adds an identity; false when that number is already enrolled. */
   async enroll(record: IdentityRecord): Promise<boolean> {
     const lookup = this.lookupOf(record.id_number);

@@ -1,0 +1,64 @@
+/**
+ * The audit of admin actions: who (the admin token's name, or `cli`), what, to which thing, when,
+ * with the action's parameters, never a secret. Written in the action's own transaction where
+ * there is one, so an action is never done without its record.
+ */
+import type { Kysely } from 'kysely';
+import type { Db } from '../store/database.js';
+import type { Database } from '../store/tables.js';
+import { recordId } from '../accounts/record-id.js';
+import { decodeCursor, iso, pageOf, type Page } from './values.js';
+
+export interface AuditEntry {
+  id: string;
+  at: string | null;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+}
+
+export async function audit(
+  db: Kysely<Database>,
+  actor: string,
+  action: string,
+  target: string | null,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  const now = Date.now();
+  await db
+    .insertInto('audit')
+    .values({
+      id: recordId(now),
+      actor,
+      action,
+      target,
+      detail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
+      created_at: now,
+    })
+    .execute();
+}
+
+export async function auditLog(db: Db, query: { before?: string; limit: number }): Promise<Page<AuditEntry>> {
+  const before = decodeCursor(query.before, ['string']);
+  let select = db
+    .selectFrom('audit')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1);
+  if (before) select = select.where('id', '<', before[0] as string);
+  const rows = await select.execute();
+  return pageOf(
+    rows,
+    query.limit,
+    (row) => ({
+      id: row.id,
+      at: iso(row.created_at),
+      actor: row.actor,
+      action: row.action,
+      target: row.target,
+      detail: row.detail === null ? {} : (JSON.parse(row.detail) as unknown),
+    }),
+    (row) => [row.id],
+  );
+}

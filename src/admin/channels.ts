@@ -1,0 +1,236 @@
+/**
+ * Channels as the operator steers them: every channel of every capability (local engines as
+ * kind `local`), its state, last probe and last five minutes; disable, enable and probe. Which
+ * channels are disabled lives in the database, and every node reads it again within a second of
+ * a change, so a channel disabled on one node is skipped by all. A channel's key is never shown.
+ */
+import type { Db } from '../store/database.js';
+import { sql } from 'kysely';
+import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
+import { OPERATIONS } from '../contract/table.js';
+import { audit } from './audit.js';
+import { add, BUCKET_SQL, percentile, type Histogram } from './latency-histogram.js';
+import { iso, notFound } from './values.js';
+
+export type ChannelState = 'ok' | 'cooling' | 'disabled' | 'auto_disabled';
+
+export interface ChannelRow {
+  id: string;
+  capability: string;
+  kind: string;
+  type: string;
+  base_url: string | null;
+  priority: number;
+  weight: number;
+  models: string[];
+  state: ChannelState;
+  disabled_by: string | null;
+  last_probe: { at: string | null; ok: boolean; latency_ms: number | null; detail: string | null } | null;
+  /** The last five minutes: calls, the share that succeeded, the median time. */
+  calls: number;
+  success_rate: number | null;
+  p50_ms: number | null;
+}
+
+/** Whether a local engine can take work: the server checks its providers; the CLI cannot. */
+export type LocalProbe = (entry: ChannelEntry) => { ok: boolean; detail: string };
+
+const PROBE_TIMEOUT_MS = 5000;
+const FIVE_MINUTES = 5 * 60_000;
+
+async function probeUpstream(baseUrl: string): Promise<{ ok: boolean; detail: string }> {
+  try {
+    // No key is sent: the probe asks whether the upstream answers at all, and an answer of any
+    // status short of a server fault says it does.
+    const response = await fetch(baseUrl, {
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      redirect: 'manual',
+    });
+    await response.body?.cancel();
+    return { ok: response.status < 500, detail: `HTTP ${response.status}` };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return { ok: false, detail: cause ?? (error as Error).name };
+  }
+}
+
+export class ChannelAdmin {
+  constructor(
+    private readonly db: Db,
+    private readonly board: ChannelBoard,
+    private readonly localProbe: LocalProbe,
+  ) {}
+
+  private entry(id: string): ChannelEntry {
+    const entry = this.board.entries.find((e) => e.id === id);
+    if (!entry) throw notFound(`channel ${id}`);
+    return entry;
+  }
+
+  /** The calls of the last five minutes of local engines, from the usage rows of every node. */
+  private async localCalls(): Promise<
+    Map<string, { calls: number; success_rate: number | null; p50_ms: number | null }>
+  > {
+    const rows = await this.db
+      .selectFrom('usage')
+      .select([
+        'operation',
+        sql<number>`${sql.raw(BUCKET_SQL)}`.as('bucket'),
+        sql<number>`count(*)`.as('calls'),
+        sql<number>`sum(case when status < 400 then 1 else 0 end)`.as('ok'),
+      ])
+      .where('created_at', '>', Date.now() - FIVE_MINUTES)
+      .groupBy(['operation', sql`2`])
+      .execute();
+    const familyOf = new Map(OPERATIONS.map((o) => [o.path, o.family]));
+    const byFamily = new Map<string, { calls: number; ok: number; latency: Histogram }>();
+    for (const row of rows) {
+      const family = familyOf.get(row.operation);
+      if (!family) continue;
+      const seen = byFamily.get(family) ?? { calls: 0, ok: 0, latency: {} };
+      seen.calls += Number(row.calls);
+      seen.ok += Number(row.ok);
+      add(seen.latency, Number(row.bucket), Number(row.calls));
+      byFamily.set(family, seen);
+    }
+    return new Map(
+      [...byFamily].map(([family, seen]) => [
+        family,
+        { calls: seen.calls, success_rate: seen.ok / seen.calls, p50_ms: percentile(seen.latency, 0.5) },
+      ]),
+    );
+  }
+
+  async list(): Promise<ChannelRow[]> {
+    const [states, local] = await Promise.all([
+      this.db.selectFrom('channel_states').selectAll().execute(),
+      this.localCalls(),
+    ]);
+    const stateOf = new Map(states.map((s) => [s.id, s]));
+    return this.board.entries.map((entry) => {
+      const saved = stateOf.get(entry.id);
+      const disabled = saved?.disabled_at !== null && saved?.disabled_at !== undefined;
+      // An engine without a router of its own is counted from the usage rows of its family.
+      const recent =
+        entry.type === 'engine'
+          ? (local.get(entry.capability) ?? { calls: 0, success_rate: null, p50_ms: null })
+          : this.board.recent(entry.id);
+      return {
+        ...entry,
+        state: disabled ? 'disabled' : this.board.isCooling(entry.id) ? 'cooling' : 'ok',
+        disabled_by: disabled ? (saved?.disabled_by ?? null) : null,
+        last_probe:
+          saved?.probed_at === null || saved?.probed_at === undefined
+            ? null
+            : {
+                at: iso(saved.probed_at),
+                ok: Number(saved.probe_ok) === 1,
+                latency_ms: saved.probe_latency_ms === null ? null : Number(saved.probe_latency_ms),
+                detail: saved.probe_detail,
+              },
+        ...recent,
+      };
+    });
+  }
+
+  async get(id: string): Promise<ChannelRow> {
+    this.entry(id);
+    return (await this.list()).find((row) => row.id === id) as ChannelRow;
+  }
+
+  private async save(
+    id: string,
+    set: {
+      disabled_at?: number | null;
+      disabled_by?: string | null;
+      probed_at?: number;
+      probe_ok?: number;
+      probe_latency_ms?: number;
+      probe_detail?: string;
+    },
+  ): Promise<void> {
+    const now = Date.now();
+    await this.db
+      .insertInto('channel_states')
+      .values({ id, disabled_at: null, disabled_by: null, ...set, changed_at: now })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ ...set, changed_at: now }))
+      .execute();
+  }
+
+  async disable(id: string, actor: string): Promise<ChannelRow> {
+    this.entry(id);
+    await this.save(id, { disabled_at: Date.now(), disabled_by: actor });
+    await audit(this.db, actor, 'channel.disable', id);
+    await reloadDisabled(this.db, this.board);
+    return this.get(id);
+  }
+
+  async enable(id: string, actor: string): Promise<ChannelRow> {
+    this.entry(id);
+    await this.save(id, { disabled_at: null, disabled_by: null });
+    await audit(this.db, actor, 'channel.enable', id);
+    await reloadDisabled(this.db, this.board);
+    return this.get(id);
+  }
+
+  async probe(id: string, actor: string): Promise<ChannelRow> {
+    const entry = this.entry(id);
+    const started = performance.now();
+    const result =
+      entry.kind === 'local' || entry.base_url === null
+        ? this.localProbe(entry)
+        : await probeUpstream(entry.base_url);
+    const latency = Math.round((performance.now() - started) * 10) / 10;
+    await this.save(id, {
+      probed_at: Date.now(),
+      probe_ok: result.ok ? 1 : 0,
+      probe_latency_ms: latency,
+      probe_detail: result.detail,
+    });
+    await audit(this.db, actor, 'channel.probe', id, { ok: result.ok });
+    return this.get(id);
+  }
+}
+
+/** Reads which channels are disabled into the board. */
+export async function reloadDisabled(db: Db, board: ChannelBoard): Promise<void> {
+  const rows = await db
+    .selectFrom('channel_states')
+    .select('id')
+    .where('disabled_at', 'is not', null)
+    .execute();
+  board.setDisabled(rows.map((r) => r.id));
+}
+
+/**
+ * Reads the disabled channels now, then whenever any channel's state changed (polled every
+ * `everyMs`), so that a switch made on any node holds on this one within that time.
+ */
+export async function watchChannelStates(
+  db: Db,
+  board: ChannelBoard,
+  everyMs: number,
+  onError: (error: unknown) => void,
+): Promise<() => void> {
+  const latest = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('channel_states')
+          .select(sql<number>`max(changed_at)`.as('latest'))
+          .executeTakeFirst()
+      )?.latest ?? 0,
+    );
+  let seen = await latest();
+  await reloadDisabled(db, board);
+  const timer = setInterval(() => {
+    latest()
+      .then(async (now) => {
+        if (now === seen) return;
+        seen = now;
+        await reloadDisabled(db, board);
+      }, onError)
+      .catch(onError);
+  }, everyMs).unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,139 @@
+/**
+ * The operator's side of the service, one layer that both the admin API (routes.ts) and the
+ * command line call: tokens and credits, usage, the request log, the ledger, tasks, the identity
+ * registry, channels, the overview and the audit of every action. Each action names its actor
+ * (the admin token's name, or `cli`).
+ */
+import type { Config } from '../config/index.js';
+import type { Db } from '../store/database.js';
+import type { Token, Tokens } from '../accounts/tokens.js';
+import type { ChannelBoard } from '../providers/channel-board.js';
+import { IdentityRegistry } from '../providers/identity/registry.js';
+import { loadIdentityKey } from '../providers/identity/identity-key.js';
+import { auditLog } from './audit.js';
+import { ChannelAdmin, type LocalProbe } from './channels.js';
+import { IdentityAdmin } from './identities.js';
+import { ledgerEntries } from './ledger-view.js';
+import { overview } from './overview.js';
+import { requestLog, type RequestQuery } from './request-log.js';
+import { TaskAdmin, type TaskControls, type TaskQuery } from './task-admin.js';
+import { TokenAdmin } from './tokens.js';
+import { dayOf, usageCsv, usageReport, type Group, type UsageQuery } from './usage-report.js';
+import { invalid, iso } from './values.js';
+import { sql } from 'kysely';
+
+export interface AdminParts {
+  config: Config;
+  db: Db;
+  tokens: Tokens;
+  board: ChannelBoard;
+  localProbe: LocalProbe;
+  /** A server's task controls; the command line has none, and cannot cancel. */
+  tasks?: TaskControls;
+}
+
+/** A filter's token, by name (of a live token) or id, as the field `token` names it. */
+type TokenFilter = { token?: string };
+
+export class Admin {
+  readonly tokens: TokenAdmin;
+  readonly tasks: TaskAdmin;
+  readonly channels: ChannelAdmin;
+  private identityAdmin: IdentityAdmin | undefined;
+
+  constructor(private readonly parts: AdminParts) {
+    this.tokens = new TokenAdmin(parts.db, parts.tokens, {
+      ratePerSecond: parts.config.tokens.default_rate_per_second,
+      concurrency: parts.config.tokens.default_concurrency,
+    });
+    this.tasks = new TaskAdmin(parts.db, this.names, parts.tasks);
+    this.channels = new ChannelAdmin(parts.db, parts.board, parts.localProbe);
+  }
+
+  /** Token ids → names, for the rows of reports. */
+  readonly names = async (ids: string[]): Promise<Map<string, string>> => {
+    if (ids.length === 0) return new Map();
+    const rows = await this.parts.db
+      .selectFrom('tokens')
+      .select(['id', 'name'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  };
+
+  /** The identity registry opens on first use: it reads (or makes) the identity key. */
+  get identities(): IdentityAdmin {
+    this.identityAdmin ??= new IdentityAdmin(
+      this.parts.db,
+      new IdentityRegistry(this.parts.db, loadIdentityKey(this.parts.config.identity)),
+    );
+    return this.identityAdmin;
+  }
+
+  private async tokenId(filter: TokenFilter): Promise<string | undefined> {
+    if (filter.token === undefined) return undefined;
+    try {
+      return (await this.tokens.find(filter.token)).id;
+    } catch {
+      throw invalid('token', `no token has the id or name ${filter.token}`);
+    }
+  }
+
+  async usage(query: Omit<UsageQuery, 'tokenId'> & TokenFilter) {
+    const tokenId = await this.tokenId(query);
+    return usageReport(this.parts.db, { ...query, ...(tokenId ? { tokenId } : {}) }, this.names);
+  }
+
+  async usageCsv(query: Omit<UsageQuery, 'tokenId'> & TokenFilter): Promise<string> {
+    return usageCsv(await this.usage(query), query.groupBy);
+  }
+
+  async requests(query: Omit<RequestQuery, 'tokenId'> & TokenFilter) {
+    const tokenId = await this.tokenId(query);
+    return requestLog(this.parts.db, { ...query, ...(tokenId ? { tokenId } : {}) }, this.names);
+  }
+
+  async ledger(query: TokenFilter & { before?: string; limit: number }) {
+    const tokenId = await this.tokenId(query);
+    return ledgerEntries(this.parts.db, { ...query, ...(tokenId ? { tokenId } : {}) }, this.names);
+  }
+
+  async taskList(query: Omit<TaskQuery, 'tokenId'> & TokenFilter) {
+    const tokenId = await this.tokenId(query);
+    return this.tasks.list({ ...query, ...(tokenId ? { tokenId } : {}) });
+  }
+
+  async overview() {
+    return overview(this.parts.db, await this.channels.list());
+  }
+
+  audit(query: { before?: string; limit: number }) {
+    return auditLog(this.parts.db, query);
+  }
+
+  /** What a client token may know of itself (`GET /v1/account`). */
+  async account(token: Token) {
+    const today = await this.parts.db
+      .selectFrom('usage')
+      .select(sql<number>`coalesce(sum(credits), 0)`.as('spent'))
+      .where('token_id', '=', token.id)
+      .where('created_at', '>=', dayOf(Date.now()))
+      .executeTakeFirst();
+    const current = await this.parts.tokens.get(token.id);
+    return {
+      name: token.name,
+      balance: current?.credits ?? null,
+      unlimited: (current?.credits ?? null) === null,
+      operations: token.operations,
+      rate_per_second: token.ratePerSecond,
+      concurrency: token.maxConcurrency,
+      expires_at: iso(token.expiresAt),
+      spent_today: Number(today?.spent ?? 0),
+    };
+  }
+
+  /** A client token's own usage rows (`GET /v1/account/usage`). */
+  accountUsage(token: Token, query: { from?: number; to?: number; groupBy: Group[] }) {
+    return usageReport(this.parts.db, { ...query, tokenId: token.id }, this.names);
+  }
+}

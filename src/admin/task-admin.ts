@@ -1,0 +1,189 @@
+/**
+ * Tasks as the operator steers them: the list with state and progress, a callback sent again,
+ * and cancellation. A cancelled task takes the same terminal move as any failure (tasks/store.ts):
+ * `failed` with `error.code` `cancelled`, its credits refunded once, its callback queued, its
+ * watchers told. A worker still running it finds the task ended and its result is dropped.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../store/database.js';
+import { ServiceError } from '../errors.js';
+import { viewOf, type TaskRow, type TaskStore } from '../tasks/store.js';
+import { finalEnvelope } from '../tasks/shapes.js';
+import { isTerminal, type TaskState } from '../tasks/states.js';
+import type { Queue } from '../tasks/queue.js';
+import { audit } from './audit.js';
+import { priceKeyOf } from './request-log.js';
+import { decodeCursor, iso, notFound, pageOf, type Page } from './values.js';
+
+export interface TaskAdminRow {
+  id: string;
+  trace_id: string;
+  token: string;
+  family: string;
+  operation: string;
+  model: string | null;
+  action: string | null;
+  state: string;
+  progress: { fraction: number; stage: string } | null;
+  credits: number;
+  created_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  error: { code: string; message: string } | null;
+  callback: { url: string; state: string | null; attempts: number; last_status: number | null } | null;
+}
+
+/** What a cancellation needs of the server: the terminal move, the job, the watchers, delivery. */
+export interface TaskControls {
+  store: TaskStore;
+  queue: Queue;
+  /** Tells the task's watchers (waits, streams) of its new state. */
+  publish(task: TaskRow): void;
+  /** Looks in the outbox now rather than at the next poll. */
+  wakeCallbacks(): void;
+}
+
+export interface TaskQuery {
+  state?: TaskState;
+  family?: string;
+  tokenId?: string;
+  before?: string;
+  limit: number;
+}
+
+function rowOf(task: TaskRow, token: string): TaskAdminRow {
+  return {
+    id: task.id,
+    trace_id: task.trace_id,
+    token,
+    family: task.family,
+    operation: priceKeyOf(task.operation),
+    model: task.model,
+    action: task.action,
+    state: task.state,
+    progress:
+      task.progress_fraction === null
+        ? null
+        : { fraction: Number(task.progress_fraction), stage: task.progress_stage ?? '' },
+    credits: Number(task.credits),
+    created_at: iso(task.created_at),
+    started_at: iso(task.started_at),
+    finished_at: iso(task.finished_at),
+    error: task.error === null ? null : (JSON.parse(task.error) as { code: string; message: string }),
+    callback: task.callback_url
+      ? {
+          url: task.callback_url,
+          state: task.callback_state,
+          attempts: Number(task.callback_attempts),
+          last_status: task.callback_last_status,
+        }
+      : null,
+  };
+}
+
+export class TaskAdmin {
+  constructor(
+    private readonly db: Db,
+    private readonly names: (ids: string[]) => Promise<Map<string, string>>,
+    private readonly controls?: TaskControls,
+  ) {}
+
+  async list(query: TaskQuery): Promise<Page<TaskAdminRow>> {
+    const before = decodeCursor(query.before, ['number', 'string']);
+    let select = this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit + 1);
+    if (before) {
+      const [at, id] = before as [number, string];
+      select = select.where((eb) =>
+        eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+      );
+    }
+    if (query.state) select = select.where('state', '=', query.state);
+    if (query.family) select = select.where('family', '=', query.family);
+    if (query.tokenId) select = select.where('token_id', '=', query.tokenId);
+    const rows = await select.execute();
+    const named = await this.names([...new Set(rows.map((r) => r.token_id))]);
+    return pageOf(
+      rows,
+      query.limit,
+      (row) => rowOf(row, named.get(row.token_id) ?? row.token_id),
+      (row) => [Number(row.created_at), row.id],
+    );
+  }
+
+  private async task(id: string): Promise<TaskRow> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(`task ${id}`);
+    return row;
+  }
+
+  async get(id: string): Promise<TaskAdminRow> {
+    const row = await this.task(id);
+    const named = await this.names([row.token_id]);
+    return rowOf(row, named.get(row.token_id) ?? row.token_id);
+  }
+
+  /** Queues the task's final envelope for its callback URL again, as a new delivery. */
+  async redeliver(id: string, actor: string): Promise<TaskAdminRow> {
+    const task = await this.task(id);
+    if (!task.callback_url) throw new ServiceError('conflict', `the task ${id} asked for no callback`);
+    if (!isTerminal(task.state))
+      throw new ServiceError('conflict', `the task ${id} has not ended: its callback comes when it does`);
+    const earlier = await this.db
+      .selectFrom('deliveries')
+      .select('body')
+      .where('task_id', '=', id)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('deliveries')
+        .values({
+          id: `msg_${randomUUID()}`,
+          task_id: task.id,
+          token_id: task.token_id,
+          url: task.callback_url as string,
+          body: earlier?.body ?? JSON.stringify(finalEnvelope(viewOf(task))),
+          state: 'pending',
+          next_at: now,
+          lease_until: null,
+          last_status: null,
+          last_error: null,
+          created_at: now,
+          delivered_at: null,
+        })
+        .execute();
+      await trx.updateTable('tasks').set({ callback_state: 'pending' }).where('id', '=', id).execute();
+      await audit(trx, actor, 'task.redeliver', id);
+    });
+    this.controls?.wakeCallbacks();
+    return this.get(id);
+  }
+
+  async cancel(id: string, actor: string): Promise<TaskAdminRow> {
+    const controls = this.controls;
+    if (!controls) throw new ServiceError('conflict', 'tasks are cancelled through a running server');
+    const task = await this.task(id);
+    if (isTerminal(task.state))
+      throw new ServiceError('conflict', `the task ${id} has already ended (${task.state})`);
+    const jobs = controls.queue.inTaskDatabase;
+    const finished = await controls.store.finish(
+      id,
+      'failed',
+      { error: { code: 'cancelled', message: `cancelled by ${actor}` } },
+      async (trx) => {
+        await jobs?.complete(trx, id);
+        await audit(trx, actor, 'task.cancel', id);
+      },
+    );
+    if (!finished) throw new ServiceError('conflict', `the task ${id} ended before it could be cancelled`);
+    controls.publish(finished);
+    if (finished.callback_state === 'pending') controls.wakeCallbacks();
+    return this.get(id);
+  }
+}

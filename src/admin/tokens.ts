@@ -1,0 +1,303 @@
+/**
+ * Tokens as an operator sees them: every limit and switch, the balance with what was spent and
+ * when the token was last used, never its secrets (each secret appears only in the answer that
+ * makes it). Credits change only through the ledger, with the admin's name and note.
+ */
+import type { Db } from '../store/database.js';
+import { OPERATIONS } from '../contract/table.js';
+import { ServiceError } from '../errors.js';
+import type { Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';
+import { changeBalance, entryOf } from '../accounts/ledger.js';
+import { audit } from './audit.js';
+import { spentAndLastUse } from './usage-report.js';
+import { decodeCursor, iso, invalid, notFound, pageOf, type Page } from './values.js';
+
+export interface TokenRecord {
+  id: string;
+  name: string;
+  role: Role;
+  operations: string[] | null;
+  rate_per_second: number | null;
+  concurrency: number | null;
+  expires_at: string | null;
+  unlimited: boolean;
+  balance: number | null;
+  spent: number;
+  last_used_at: string | null;
+  disabled: boolean;
+  revoked_at: string | null;
+  created_at: string | null;
+}
+
+export interface NewTokenSpec {
+  name: string;
+  role?: Role;
+  credits?: number | null;
+  operations?: string[] | null;
+  expires_at?: string | null;
+  rate_per_second?: number | null;
+  concurrency?: number | null;
+}
+
+export interface TokenPatch {
+  operations?: string[] | null;
+  rate_per_second?: number | null;
+  concurrency?: number | null;
+  expires_at?: string | null;
+  unlimited?: boolean;
+  disabled?: boolean;
+}
+
+/** Operation paths or family names → paths (a family stands for all of its operations). */
+export function resolveOperations(field: string, names: string[]): string[] {
+  const paths = new Set<string>();
+  for (const name of names) {
+    const matched = OPERATIONS.filter((o) => o.path === name || o.family === name);
+    if (matched.length === 0) {
+      const families = [...new Set(OPERATIONS.map((o) => o.family))].join(', ');
+      throw invalid(field, `${name} is neither an operation path nor a family (${families})`);
+    }
+    for (const o of matched) paths.add(o.path);
+  }
+  return [...paths];
+}
+
+function expiryOf(text: string | null | undefined): number | null | undefined {
+  if (text === undefined || text === null) return text;
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms)) throw invalid('expires_at', 'must be an ISO 8601 time');
+  return ms;
+}
+
+export class TokenAdmin {
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: Tokens,
+    private readonly defaults: { ratePerSecond: number | null; concurrency: number | null },
+  ) {}
+
+  private async records(tokens: Token[]): Promise<TokenRecord[]> {
+    const use = await spentAndLastUse(
+      this.db,
+      tokens.map((t) => t.id),
+    );
+    return tokens.map((t) => ({
+      id: t.id,
+      name: t.name,
+      role: t.role,
+      operations: t.operations,
+      rate_per_second: t.ratePerSecond,
+      concurrency: t.maxConcurrency,
+      expires_at: iso(t.expiresAt),
+      unlimited: t.credits === null,
+      balance: t.credits,
+      spent: use.get(t.id)?.spent ?? 0,
+      last_used_at: iso(use.get(t.id)?.lastUsedAt),
+      disabled: t.disabledAt !== null,
+      revoked_at: iso(t.revokedAt),
+      created_at: iso(t.createdAt),
+    }));
+  }
+
+  async list(query: { before?: string; limit: number; q?: string }): Promise<Page<TokenRecord>> {
+    const before = decodeCursor(query.before, ['number', 'string']);
+    let select = this.db
+      .selectFrom('tokens')
+      .select('id')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit + 1);
+    if (before) {
+      const [at, id] = before as [number, string];
+      select = select.where((eb) =>
+        eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+      );
+    }
+    if (query.q) select = select.where('name', 'like', `%${query.q.replace(/[%_\\]/g, '')}%`);
+    const ids = (await select.execute()).map((r) => r.id);
+    const tokens = (await Promise.all(ids.map((id) => this.tokens.get(id)))).filter(
+      (t): t is Token => t !== undefined,
+    );
+    const page = pageOf(
+      tokens,
+      query.limit,
+      (t) => t,
+      (t) => [t.createdAt, t.id],
+    );
+    return { rows: await this.records(page.rows), next: page.next };
+  }
+
+  /** By id, or by the name of a live token (names of live tokens are unique). */
+  async find(nameOrId: string): Promise<Token> {
+    const byId = await this.tokens.get(nameOrId);
+    if (byId) return byId;
+    const row = await this.db
+      .selectFrom('tokens')
+      .select('id')
+      .where('name', '=', nameOrId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const token = row && (await this.tokens.get(row.id));
+    if (!token) throw notFound(`token with id or name ${nameOrId}`);
+    return token;
+  }
+
+  private async live(nameOrId: string): Promise<Token> {
+    const token = await this.find(nameOrId);
+    if (token.revokedAt !== null) throw new ServiceError('conflict', `the token ${token.name} is revoked`);
+    return token;
+  }
+
+  async get(nameOrId: string): Promise<TokenRecord> {
+    return (await this.records([await this.find(nameOrId)]))[0] as TokenRecord;
+  }
+
+  async create(
+    spec: NewTokenSpec,
+    actor: string,
+  ): Promise<TokenRecord & { token: string; webhook_secret: string }> {
+    const taken = await this.db
+      .selectFrom('tokens')
+      .select('id')
+      .where('name', '=', spec.name)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (taken) throw new ServiceError('conflict', `name: a live token is already called ${spec.name}`);
+    const created = await this.tokens.create({
+      name: spec.name,
+      role: spec.role ?? 'client',
+      credits: spec.credits ?? null,
+      operations: spec.operations ? resolveOperations('operations', spec.operations) : null,
+      expiresAt: expiryOf(spec.expires_at) ?? null,
+      ratePerSecond: spec.rate_per_second === undefined ? this.defaults.ratePerSecond : spec.rate_per_second,
+      maxConcurrency: spec.concurrency === undefined ? this.defaults.concurrency : spec.concurrency,
+    });
+    await audit(this.db, actor, 'token.create', created.token.name, {
+      id: created.token.id,
+      role: created.token.role,
+      credits: created.token.credits,
+    });
+    const [record] = await this.records([created.token]);
+    return { ...(record as TokenRecord), token: created.secret, webhook_secret: created.token.webhookSecret };
+  }
+
+  async update(nameOrId: string, patch: TokenPatch, actor: string): Promise<TokenRecord> {
+    const token = await this.live(nameOrId);
+    const changes: TokenChanges = {};
+    if (patch.operations !== undefined)
+      changes.operations =
+        patch.operations === null ? null : resolveOperations('operations', patch.operations);
+    if (patch.expires_at !== undefined) changes.expiresAt = expiryOf(patch.expires_at) ?? null;
+    if (patch.rate_per_second !== undefined) changes.ratePerSecond = patch.rate_per_second;
+    if (patch.concurrency !== undefined) changes.maxConcurrency = patch.concurrency;
+    if (patch.disabled !== undefined) changes.disabled = patch.disabled;
+    if (patch.unlimited !== undefined && patch.unlimited !== (token.credits === null))
+      await this.setUnlimited(token, patch.unlimited, actor);
+    await this.tokens.update(token.id, changes);
+    await audit(this.db, actor, 'token.update', token.name, { id: token.id, ...patch });
+    return this.get(token.id);
+  }
+
+  /**
+   * Unlimited: the balance leaves through an adjustment entry, so the ledger still sums to what
+   * the token held (0) while it has no balance. Limited again: it starts from 0, to be topped up.
+   */
+  private async setUnlimited(token: Token, unlimited: boolean, actor: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('tokens')
+        .select('credits')
+        .where('id', '=', token.id)
+        .executeTakeFirst();
+      const balance = row?.credits === null || row?.credits === undefined ? null : Number(row.credits);
+      if (unlimited && balance !== null) {
+        await trx.updateTable('tokens').set({ credits: null }).where('id', '=', token.id).execute();
+        if (balance !== 0) {
+          const change = {
+            tokenId: token.id,
+            kind: 'adjustment',
+            delta: -balance,
+            note: 'made unlimited',
+            actor,
+          } as const;
+          await trx.insertInto('ledger').values(entryOf(change, 0)).execute();
+        }
+      } else if (!unlimited && balance === null) {
+        await trx.updateTable('tokens').set({ credits: 0 }).where('id', '=', token.id).execute();
+      }
+    });
+  }
+
+  async revoke(nameOrId: string, actor: string): Promise<TokenRecord> {
+    const token = await this.live(nameOrId);
+    await this.tokens.revoke(token.id);
+    await audit(this.db, actor, 'token.revoke', token.name, { id: token.id });
+    return this.get(token.id);
+  }
+
+  async rotateSecret(
+    nameOrId: string,
+    actor: string,
+  ): Promise<{ id: string; name: string; webhook_secret: string }> {
+    const token = await this.live(nameOrId);
+    const secret = await this.tokens.rotateWebhookSecret(token.id);
+    if (!secret) throw notFound(`token with id or name ${nameOrId}`);
+    await audit(this.db, actor, 'token.rotate_secret', token.name, { id: token.id });
+    return { id: token.id, name: token.name, webhook_secret: secret };
+  }
+
+  async regenerate(nameOrId: string, actor: string): Promise<{ id: string; name: string; token: string }> {
+    const token = await this.live(nameOrId);
+    const secret = await this.tokens.regenerate(token.id);
+    if (!secret) throw notFound(`token with id or name ${nameOrId}`);
+    await audit(this.db, actor, 'token.regenerate', token.name, { id: token.id });
+    return { id: token.id, name: token.name, token: secret };
+  }
+
+  /**
+   * A top-up (delta > 0) or a deduction (delta < 0) through the ledger, with the actor and the
+   * note; never below zero (409 `conflict`, naming the balance). Answers the new balance.
+   */
+  async credit(
+    nameOrId: string,
+    delta: number,
+    note: string | undefined,
+    actor: string,
+  ): Promise<{ id: string; name: string; balance: number; delta: number }> {
+    const token = await this.live(nameOrId);
+    if (token.credits === null) {
+      throw new ServiceError('conflict', `the token ${token.name} is unlimited: it has no balance to change`);
+    }
+    const balance = await this.db.transaction().execute(async (trx) => {
+      const after = await changeBalance(trx, {
+        tokenId: token.id,
+        kind: delta > 0 ? 'topup' : 'adjustment',
+        delta,
+        note: note ?? null,
+        actor,
+      });
+      if (after !== undefined)
+        await audit(trx, actor, 'token.credits', token.name, { id: token.id, delta, note });
+      return after;
+    });
+    if (balance === undefined) {
+      const row = await this.db
+        .selectFrom('tokens')
+        .select('credits')
+        .where('id', '=', token.id)
+        .executeTakeFirst();
+      const now = row?.credits;
+      if (now === null || now === undefined)
+        throw new ServiceError(
+          'conflict',
+          `the token ${token.name} is unlimited: it has no balance to change`,
+        );
+      throw new ServiceError(
+        'conflict',
+        `delta: the balance is ${Number(now)}; a deduction of ${-delta} would take it below zero`,
+        { details: [{ field: 'delta', rule: `must not take the balance (${Number(now)}) below zero` }] },
+      );
+    }
+    return { id: token.id, name: token.name, balance, delta };
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * Usage grouped by token, operation, model and day: requests, successes, failures, credits kept,
+ * p50 and p95 latency. Days already rolled up (retention.ts) are read from their daily rows, the
+ * rest from the raw usage rows, so a report costs the same whether or not the raw rows are
+ * still there; on rolled-up days `from` and `to` apply by whole days (UTC). Latencies are merged
+ * as histograms (latency-histogram.ts) on both sides, so the figures do not change when the raw
+ * rows go.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../store/database.js';
+import { add, BUCKET_SQL, merge, percentile, type Histogram } from './latency-histogram.js';
+import { iso } from './values.js';
+import { pathsOf, priceKeyOf } from './request-log.js';
+
+export const GROUPS = ['token', 'operation', 'model', 'day'] as const;
+export type Group = (typeof GROUPS)[number];
+
+export const DAY_MS = 86_400_000;
+
+export interface UsageQuery {
+  from?: number;
+  to?: number;
+  /** Token ids. */
+  tokenId?: string;
+  operation?: string;
+  groupBy: Group[];
+}
+
+export interface UsageRow {
+  token?: string;
+  operation?: string;
+  model?: string | null;
+  day?: string;
+  requests: number;
+  succeeded: number;
+  failed: number;
+  credits: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+}
+
+/** Days before this (unix ms, a UTC midnight) are in usage_daily; 0 when none are. */
+export const ROLLED_THROUGH = 'usage_rolled_through';
+
+export async function rolledThrough(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('markers')
+    .select('value')
+    .where('name', '=', ROLLED_THROUGH)
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+export const dayOf = (ms: number) => ms - (ms % DAY_MS);
+
+interface Part {
+  day: number;
+  token_id: string;
+  operation: string;
+  model: string;
+  requests: number;
+  succeeded: number;
+  failed: number;
+  credits: number;
+  latency: Histogram;
+}
+
+/** The raw rows in [from, to) per day, token, operation and model, with their histograms. */
+export async function rawParts(
+  db: Db,
+  range: { from: number; to?: number; tokenId?: string; operation?: string },
+): Promise<Part[]> {
+  let select = db
+    .selectFrom('usage')
+    .select([
+      sql<number>`created_at - created_at % ${DAY_MS}`.as('day'),
+      'token_id',
+      'operation',
+      sql<string>`coalesce(model, '')`.as('model'),
+      sql<number>`${sql.raw(BUCKET_SQL)}`.as('bucket'),
+      sql<number>`count(*)`.as('requests'),
+      sql<number>`sum(case when status < 400 then 1 else 0 end)`.as('succeeded'),
+      sql<number>`sum(credits)`.as('credits'),
+    ])
+    .where('created_at', '>=', range.from)
+    .groupBy([sql`1`, 'token_id', 'operation', sql`4`, sql`5`]);
+  if (range.to !== undefined) select = select.where('created_at', '<', range.to);
+  if (range.tokenId) select = select.where('token_id', '=', range.tokenId);
+  if (range.operation) select = select.where('operation', 'in', pathsOf(range.operation));
+  const parts = new Map<string, Part>();
+  for (const row of await select.execute()) {
+    const key = `${row.day}\u0000${row.token_id}\u0000${row.operation}\u0000${row.model}`;
+    let part = parts.get(key);
+    if (!part) {
+      part = {
+        day: Number(row.day),
+        token_id: row.token_id,
+        operation: row.operation,
+        model: row.model,
+        requests: 0,
+        succeeded: 0,
+        failed: 0,
+        credits: 0,
+        latency: {},
+      };
+      parts.set(key, part);
+    }
+    part.requests += Number(row.requests);
+    part.succeeded += Number(row.succeeded);
+    part.failed += Number(row.requests) - Number(row.succeeded);
+    part.credits += Number(row.credits);
+    add(part.latency, Number(row.bucket), Number(row.requests));
+  }
+  return [...parts.values()];
+}
+
+async function rolledParts(db: Db, query: UsageQuery, through: number): Promise<Part[]> {
+  let select = db.selectFrom('usage_daily').selectAll().where('day', '<', through);
+  if (query.from !== undefined) select = select.where('day', '>=', dayOf(query.from));
+  if (query.to !== undefined) select = select.where('day', '<', query.to);
+  if (query.tokenId) select = select.where('token_id', '=', query.tokenId);
+  if (query.operation) select = select.where('operation', 'in', pathsOf(query.operation));
+  return (await select.execute()).map((row) => ({
+    day: Number(row.day),
+    token_id: row.token_id,
+    operation: row.operation,
+    model: row.model,
+    requests: Number(row.requests),
+    succeeded: Number(row.succeeded),
+    failed: Number(row.failed),
+    credits: Number(row.credits),
+    latency: JSON.parse(row.latency) as Histogram,
+  }));
+}
+
+/** The grouped rows (`operation` as its price key, `serp.web`), biggest spenders first; `names` turns token ids into names. */
+export async function usageReport(
+  db: Db,
+  query: UsageQuery,
+  names: (ids: string[]) => Promise<Map<string, string>>,
+): Promise<UsageRow[]> {
+  const through = await rolledThrough(db);
+  const raw = rawParts(db, { ...query, from: Math.max(query.from ?? 0, through) });
+  const rolled =
+    through > 0 && (query.from ?? 0) < through ? rolledParts(db, query, through) : Promise.resolve([]);
+  const parts = [...(await rolled), ...(await raw)];
+  const groups = new Map<string, { row: UsageRow; latency: Histogram; tokenId?: string }>();
+  for (const part of parts) {
+    const operation = priceKeyOf(part.operation);
+    const key = query.groupBy
+      .map((g) =>
+        g === 'token' ? part.token_id : g === 'day' ? part.day : g === 'operation' ? operation : part.model,
+      )
+      .join('\u0000');
+    let group = groups.get(key);
+    if (!group) {
+      const row: UsageRow = { requests: 0, succeeded: 0, failed: 0, credits: 0, p50_ms: null, p95_ms: null };
+      if (query.groupBy.includes('operation')) row.operation = operation;
+      if (query.groupBy.includes('model')) row.model = part.model === '' ? null : part.model;
+      if (query.groupBy.includes('day')) row.day = (iso(part.day) as string).slice(0, 10);
+      group = { row, latency: {}, ...(query.groupBy.includes('token') ? { tokenId: part.token_id } : {}) };
+      groups.set(key, group);
+    }
+    group.row.requests += part.requests;
+    group.row.succeeded += part.succeeded;
+    group.row.failed += part.failed;
+    group.row.credits += part.credits;
+    merge(group.latency, part.latency);
+  }
+  const tokenIds = [...new Set([...groups.values()].flatMap((g) => (g.tokenId ? [g.tokenId] : [])))];
+  const named = tokenIds.length > 0 ? await names(tokenIds) : new Map<string, string>();
+  const rows = [...groups.values()].map(({ row, latency, tokenId }) => {
+    const out: UsageRow =
+      tokenId !== undefined ? { token: named.get(tokenId) ?? tokenId, ...row } : { ...row };
+    out.p50_ms = percentile(latency, 0.5);
+    out.p95_ms = percentile(latency, 0.95);
+    return out;
+  });
+  // Days in order; within a day (or without days), the biggest spenders and users first.
+  return rows.sort(
+    (a, b) => (a.day ?? '').localeCompare(b.day ?? '') || b.credits - a.credits || b.requests - a.requests,
+  );
+}
+
+const CSV_COLUMNS = ['requests', 'succeeded', 'failed', 'credits', 'p50_ms', 'p95_ms'] as const;
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The same rows as CSV, one column per group and figure, with a header line. */
+export function usageCsv(rows: UsageRow[], groupBy: Group[]): string {
+  const columns = [...groupBy, ...CSV_COLUMNS];
+  const lines = [columns.join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c as keyof UsageRow])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** What each token spent (credits kept) and when it was last used, over all its usage. */
+export async function spentAndLastUse(
+  db: Db,
+  tokenIds: string[],
+): Promise<Map<string, { spent: number; lastUsedAt: number | null }>> {
+  const out = new Map<string, { spent: number; lastUsedAt: number | null }>();
+  if (tokenIds.length === 0) return out;
+  const through = await rolledThrough(db);
+  const [raw, rolled] = await Promise.all([
+    db
+      .selectFrom('usage')
+      .select([
+        'token_id',
+        sql<number>`coalesce(sum(credits), 0)`.as('spent'),
+        sql<number>`max(created_at)`.as('last'),
+      ])
+      .where('token_id', 'in', tokenIds)
+      .where('created_at', '>=', through)
+      .groupBy('token_id')
+      .execute(),
+    through > 0
+      ? db
+          .selectFrom('usage_daily')
+          .select([
+            'token_id',
+            sql<number>`coalesce(sum(credits), 0)`.as('spent'),
+            sql<number>`max(day)`.as('last'),
+          ])
+          .where('token_id', 'in', tokenIds)
+          .where('day', '<', through)
+          .groupBy('token_id')
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  for (const row of rolled)
+    out.set(row.token_id, {
+      spent: Number(row.spent),
+      lastUsedAt: row.last === null ? null : Number(row.last),
+    });
+  for (const row of raw) {
+    const earlier = out.get(row.token_id);
+    out.set(row.token_id, {
+      spent: (earlier?.spent ?? 0) + Number(row.spent),
+      lastUsedAt: row.last === null ? (earlier?.lastUsedAt ?? null) : Number(row.last),
+    });
+  }
+  return out;
+}

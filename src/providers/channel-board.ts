@@ -1,0 +1,134 @@
+/**
+ * Every channel of the server as the operator steers it: the configured channels and the local
+ * engines that serve a family with none (`local:<family>`, kind `local`). The board holds which
+ * ones an operator disabled (read from the database by every node, admin/channels.ts), which
+ * ones the routers cooled down, and each one's calls of the last five minutes. Routers skip a
+ * disabled channel; a family whose every channel is disabled answers 503 before anything runs.
+ */
+import type { Config } from '../config/index.js';
+import type { Family } from '../contract/types.js';
+import { FAMILIES } from '../config/channels.js';
+import { ServiceError } from '../errors.js';
+
+export interface ChannelEntry {
+  id: string;
+  capability: Family;
+  /** `local` for an engine in this process; otherwise the channel's type. */
+  kind: string;
+  type: string;
+  base_url: string | null;
+  priority: number;
+  weight: number;
+  models: string[];
+}
+
+interface Sample {
+  at: number;
+  ok: boolean;
+  ms: number;
+}
+
+const WINDOW_MS = 5 * 60_000;
+/** Enough for a busy channel's five minutes to tell its rate and p50; older ones go first. */
+const SAMPLES = 2000;
+const LOCAL_TYPES = new Set(['local-llm', 'local-index']);
+/** Families whose engine runs here when no channel serves them (chat has no such engine). */
+const LOCAL_ENGINES = FAMILIES.filter((f) => f !== 'chat' && f !== 'serp');
+
+/** The channels of a configuration, local engines included, in the order a router sees them. */
+export function channelEntries(config: Config): ChannelEntry[] {
+  const entries: ChannelEntry[] = config.channels.map((c) => ({
+    id: c.name,
+    capability: c.capability,
+    kind: LOCAL_TYPES.has(c.type) ? 'local' : c.type,
+    type: c.type,
+    base_url: c.base_url ?? null,
+    priority: c.priority,
+    weight: c.weight,
+    models: c.models,
+  }));
+  const served = new Set(config.channels.map((c) => c.capability));
+  // The search capability's implicit channel (providers/serp) carries this name.
+  if (!served.has('serp'))
+    entries.push({
+      id: 'local-index',
+      capability: 'serp',
+      kind: 'local',
+      type: 'local-index',
+      base_url: null,
+      priority: 0,
+      weight: 1,
+      models: ['*'],
+    });
+  for (const family of LOCAL_ENGINES)
+    if (!served.has(family))
+      entries.push({
+        id: `local:${family}`,
+        capability: family,
+        kind: 'local',
+        type: 'engine',
+        base_url: null,
+        priority: 0,
+        weight: 1,
+        models: ['*'],
+      });
+  return entries;
+}
+
+export class ChannelBoard {
+  private disabled = new Set<string>();
+  private readonly samples = new Map<string, Sample[]>();
+  private readonly coolUntil = new Map<string, number>();
+
+  constructor(readonly entries: readonly ChannelEntry[]) {}
+
+  isDisabled(id: string): boolean {
+    return this.disabled.has(id);
+  }
+
+  setDisabled(ids: Iterable<string>): void {
+    this.disabled = new Set(ids);
+  }
+
+  /** A router's call to a channel, for its success rate and p50. */
+  observe(id: string, ok: boolean, ms: number, now = Date.now()): void {
+    let list = this.samples.get(id);
+    if (!list) this.samples.set(id, (list = []));
+    list.push({ at: now, ok, ms });
+    if (list.length > SAMPLES) list.splice(0, list.length - SAMPLES);
+  }
+
+  cooled(id: string, until: number): void {
+    this.coolUntil.set(id, until);
+  }
+
+  isCooling(id: string, now = Date.now()): boolean {
+    return (this.coolUntil.get(id) ?? 0) > now;
+  }
+
+  /** The calls of the last five minutes: how many, the share that succeeded, the median time. */
+  recent(
+    id: string,
+    now = Date.now(),
+  ): { calls: number; success_rate: number | null; p50_ms: number | null } {
+    const list = (this.samples.get(id) ?? []).filter((s) => s.at > now - WINDOW_MS);
+    this.samples.set(id, list);
+    if (list.length === 0) return { calls: 0, success_rate: null, p50_ms: null };
+    const times = list.map((s) => s.ms).sort((a, b) => a - b);
+    return {
+      calls: list.length,
+      success_rate: list.filter((s) => s.ok).length / list.length,
+      p50_ms: Math.round((times[Math.floor((times.length - 1) / 2)] as number) * 10) / 10,
+    };
+  }
+
+  /** 503 when every channel of `family` is disabled; undefined while one can serve it. */
+  refusal(family: Family, path: string): ServiceError | undefined {
+    const own = this.entries.filter((e) => e.capability === family);
+    if (own.length === 0 || own.some((e) => !this.disabled.has(e.id))) return undefined;
+    return new ServiceError(
+      'busy',
+      `every channel serving ${path} is disabled by an operator (${own.map((e) => e.id).join(', ')})`,
+    );
+  }
+}
