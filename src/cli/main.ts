@@ -9,6 +9,7 @@ import type { ServeFlags } from './serve.js';
 import { tokenCommands } from './token.js';
 import { searchCommands } from './search.js';
 import { identityCommands } from './identity.js';
+import { adminCommands } from './admin.js';
 
 const program = new Command('switchyard')
   .description('Self-hosted search, video, music, chat, QR art and ID-card API')
@@ -39,6 +40,7 @@ program
 program.addCommand(tokenCommands(configOption));
 program.addCommand(searchCommands(configOption));
 program.addCommand(identityCommands(configOption));
+for (const command of adminCommands(configOption)) program.addCommand(command);
 
 program.parseAsync().catch((error: unknown) => {
   process.stderr.write(

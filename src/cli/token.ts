@@ -4,6 +4,7 @@ import { loadConfig } from '../config/index.js';
 import { openDatabase } from '../store/database.js';
 import { Tokens, type Token } from '../accounts/tokens.js';
 import { OPERATIONS } from '../contract/table.js';
+import { tokenAdminCommands } from './admin.js';
 
 async function withTokens<T>(
   configFile: string | undefined,
@@ -69,7 +70,7 @@ function describe(token: Token) {
 }
 
 export function tokenCommands(configOption: () => Option): Command {
-  const token = new Command('token').description('create, list and revoke API tokens');
+  const token = new Command('token').description('create, list, edit, top up and revoke API tokens');
 
   token
     .command('create')
@@ -161,5 +162,6 @@ export function tokenCommands(configOption: () => Option): Command {
       process.stdout.write(`${secret}\n`);
     });
 
+  tokenAdminCommands(token, configOption);
   return token;
 }

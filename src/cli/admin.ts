@@ -1,0 +1,265 @@
+/**
+ * The operator's commands over the admin API's own service layer (src/admin), on the database
+ * of the configuration: `token update`, `token credits`, `usage`, `requests` and `channels`.
+ * Each prints a readable table, or JSON with `--json`; actions are audited with the actor `cli`.
+ */
+import { Command, type Option } from 'commander';
+import { loadConfig } from '../config/index.js';
+import { openDatabase } from '../store/database.js';
+import { Tokens } from '../accounts/tokens.js';
+import { ChannelBoard, channelEntries } from '../providers/channel-board.js';
+import { Admin } from '../admin/index.js';
+import { reloadDisabled } from '../admin/channels.js';
+import { GROUPS, type Group } from '../admin/usage-report.js';
+import type { StatusFilter } from '../admin/request-log.js';
+import { timeOf } from '../admin/values.js';
+import { ServiceError } from '../errors.js';
+import { table } from './table.js';
+
+const ACTOR = 'cli';
+
+async function withAdmin<T>(configFile: string | undefined, work: (admin: Admin) => Promise<T>): Promise<T> {
+  const config = loadConfig({ file: configFile });
+  const db = await openDatabase(config.database.url);
+  try {
+    const board = new ChannelBoard(channelEntries(config));
+    await reloadDisabled(db, board);
+    const admin = new Admin({
+      config,
+      db,
+      tokens: new Tokens(db),
+      board,
+      // Engines run in the server's process, not this one: the command can only say so.
+      localProbe: () => ({ ok: true, detail: 'configured; runs in the server process' }),
+    });
+    return await work(admin);
+  } catch (error) {
+    // The service layer's errors read the same here as over HTTP, field first.
+    if (error instanceof ServiceError) throw new Error(error.message);
+    throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function print(json: boolean, value: unknown, text: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : text());
+}
+
+function number(flag: string, integer: boolean, min = 0) {
+  return (text: string) => {
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value)))
+      throw new Error(`${flag}: ${text} is not a ${integer ? 'whole ' : ''}number ≥ ${min}`);
+    return value;
+  };
+}
+
+/** A limit, or `unlimited` (kept as that word: commander takes a parser's null for no value). */
+const unlimitedOr = (flag: string, integer: boolean) => (text: string) =>
+  text === 'unlimited' ? text : number(flag, integer, integer ? 1 : Number.MIN_VALUE)(text);
+const limitOf = (value: number | 'unlimited') => (value === 'unlimited' ? null : value);
+
+function groupsOf(text: string): Group[] {
+  const groups = text.split(',').map((g) => g.trim());
+  for (const group of groups)
+    if (!(GROUPS as readonly string[]).includes(group))
+      throw new Error(`--group-by: ${group} is not one of ${GROUPS.join(', ')}`);
+  return [...new Set(groups)] as Group[];
+}
+
+const TOKEN_COLUMNS = [
+  'name',
+  'role',
+  'balance',
+  'spent',
+  'rate_per_second',
+  'concurrency',
+  'expires_at',
+  'disabled',
+  'last_used_at',
+];
+
+/** `token update` and `token credits`, added to the `token` command. */
+export function tokenAdminCommands(token: Command, configOption: () => Option): void {
+  token
+    .command('update')
+    .description("change a token's operations, limits, expiry, balance kind or switch")
+    .addOption(configOption())
+    .argument('<name-or-id>')
+    .option('--operations <list>', 'comma-separated operation paths or families, or `all`')
+    .option('--rate <n>', 'requests per second, or `unlimited`', unlimitedOr('--rate', false))
+    .option('--concurrency <n>', 'requests at a time, or `unlimited`', unlimitedOr('--concurrency', true))
+    .option('--expires-at <time>', 'ISO 8601 time, or `never`')
+    .option('--unlimited', 'no balance from now on')
+    .option('--limited', 'a balance again, from 0')
+    .option('--disable', 'refuse the token until --enable')
+    .option('--enable', 'accept a disabled token again')
+    .option('--json', 'print the token as JSON')
+    .action(async (nameOrId: string, flags) => {
+      const patch = {
+        ...(flags.operations !== undefined
+          ? {
+              operations:
+                flags.operations === 'all'
+                  ? null
+                  : String(flags.operations)
+                      .split(',')
+                      .map((s) => s.trim()),
+            }
+          : {}),
+        ...(flags.rate !== undefined ? { rate_per_second: limitOf(flags.rate) } : {}),
+        ...(flags.concurrency !== undefined ? { concurrency: limitOf(flags.concurrency) } : {}),
+        ...(flags.expiresAt !== undefined
+          ? {
+              expires_at:
+                flags.expiresAt === 'never'
+                  ? null
+                  : new Date(timeOf('--expires-at', flags.expiresAt) as number).toISOString(),
+            }
+          : {}),
+        ...(flags.unlimited || flags.limited ? { unlimited: Boolean(flags.unlimited) } : {}),
+        ...(flags.disable || flags.enable ? { disabled: Boolean(flags.disable) } : {}),
+      };
+      if (Object.keys(patch).length === 0)
+        throw new Error('token update: give at least one change (see --help)');
+      const record = await withAdmin(flags.config, (admin) => admin.tokens.update(nameOrId, patch, ACTOR));
+      print(flags.json, record, () => table([record as unknown as Record<string, unknown>], TOKEN_COLUMNS));
+    });
+
+  token
+    .command('credits')
+    .description('top up (+500) or deduct (-- -200) credits, written to the ledger; never below zero')
+    .addOption(configOption())
+    .argument('<name-or-id>')
+    .argument('<delta>', 'signed whole number: +500 adds, -200 takes (write `-- -200`)')
+    .option('--note <text>', 'kept in the ledger entry (an invoice, a reason)')
+    .option('--json', 'print {balance, delta, …} as JSON')
+    .action(async (nameOrId: string, deltaText: string, flags) => {
+      const delta = Number(deltaText);
+      if (!/^[+-]?\d+$/.test(deltaText) || delta === 0)
+        throw new Error(`<delta>: ${deltaText} is not a signed whole number other than 0`);
+      const result = await withAdmin(flags.config, (admin) =>
+        admin.tokens.credit(nameOrId, delta, flags.note, ACTOR),
+      );
+      print(
+        flags.json,
+        result,
+        () => `${result.name}: balance ${result.balance} (${delta > 0 ? '+' : ''}${delta})\n`,
+      );
+    });
+}
+
+/** `usage`, `requests` and `channels`. */
+export function adminCommands(configOption: () => Option): Command[] {
+  const usage = new Command('usage')
+    .description('usage grouped by token, operation, model and day (credits kept, p50 and p95)')
+    .addOption(configOption())
+    .option('--group-by <list>', `comma-separated: ${GROUPS.join(', ')}`, 'token,operation')
+    .option('--from <time>', 'ISO 8601 time or unix seconds')
+    .option('--to <time>', 'ISO 8601 time or unix seconds (excluded)')
+    .option('--token <name-or-id>', 'one token only')
+    .option('--operation <key>', 'one operation only (a price key such as serp.web, or a path)')
+    .option('--csv', 'print CSV')
+    .option('--json', 'print {rows: […]} as JSON')
+    .action(async (flags) => {
+      const groupBy = groupsOf(flags.groupBy);
+      const query = {
+        groupBy,
+        ...(flags.from ? { from: timeOf('--from', flags.from) as number } : {}),
+        ...(flags.to ? { to: timeOf('--to', flags.to) as number } : {}),
+        ...(flags.token ? { token: flags.token as string } : {}),
+        ...(flags.operation ? { operation: flags.operation as string } : {}),
+      };
+      if (flags.csv) {
+        process.stdout.write(await withAdmin(flags.config, (admin) => admin.usageCsv(query)));
+        return;
+      }
+      const rows = await withAdmin(flags.config, (admin) => admin.usage(query));
+      print(flags.json, { rows }, () =>
+        table(rows as unknown as Record<string, unknown>[], [
+          ...groupBy,
+          'requests',
+          'succeeded',
+          'failed',
+          'credits',
+          'p50_ms',
+          'p95_ms',
+        ]),
+      );
+    });
+
+  const requests = new Command('requests')
+    .description('the request log, newest first')
+    .addOption(configOption())
+    .option('--token <name-or-id>', 'one token only')
+    .option('--operation <key>', 'one operation only (a price key such as serp.web, or a path)')
+    .option('--status <status>', 'an HTTP status (403) or a class (4xx)')
+    .option('--limit <n>', 'rows (at most 500)', number('--limit', true, 1), 50)
+    .option('--before <cursor>', 'the cursor printed after the previous page')
+    .option('--json', 'print {rows: […], next} as JSON')
+    .action(async (flags) => {
+      const status = flags.status as string | undefined;
+      if (status !== undefined && !/^([1-5]\d{2}|[1-5]xx)$/.test(status))
+        throw new Error(`--status: ${status} is neither an HTTP status (403) nor a class (4xx)`);
+      if (flags.limit > 500) throw new Error('--limit: at most 500');
+      const page = await withAdmin(flags.config, (admin) =>
+        admin.requests({
+          limit: flags.limit,
+          ...(flags.before ? { before: flags.before as string } : {}),
+          ...(flags.token ? { token: flags.token as string } : {}),
+          ...(flags.operation ? { operation: flags.operation as string } : {}),
+          ...(status !== undefined
+            ? { status: (/^\d+$/.test(status) ? Number(status) : status) as StatusFilter }
+            : {}),
+        }),
+      );
+      print(
+        flags.json,
+        page,
+        () =>
+          table(page.rows as unknown as Record<string, unknown>[], [
+            'at',
+            'token',
+            'operation',
+            'model',
+            'status',
+            'credits',
+            'latency_ms',
+            'error_code',
+            'trace_id',
+          ]) + (page.next ? `next page: --before ${page.next}\n` : ''),
+      );
+    });
+
+  const channels = new Command('channels')
+    .description('channels of every capability: list, probe, disable, enable')
+    .addOption(configOption())
+    .argument('[action]', 'list, probe, disable or enable', 'list')
+    .argument('[id]', 'the channel (probe, disable, enable)')
+    .option('--json', 'print JSON')
+    .action(async (action: string, id: string | undefined, flags) => {
+      if (!['list', 'probe', 'disable', 'enable'].includes(action))
+        throw new Error(`channels: ${action} is not one of list, probe, disable, enable`);
+      if (action !== 'list' && !id)
+        throw new Error(`channels ${action}: name the channel (see channels list)`);
+      const rows = await withAdmin(flags.config, async (admin) =>
+        action === 'list'
+          ? admin.channels.list()
+          : [await admin.channels[action as 'probe' | 'disable' | 'enable'](id as string, ACTOR)],
+      );
+      print(flags.json, action === 'list' ? { rows } : rows[0], () =>
+        table(
+          rows.map((r) => ({
+            ...r,
+            probe: r.last_probe
+              ? `${r.last_probe.ok ? 'ok' : 'failed'} ${r.last_probe.detail ?? ''}`.trim()
+              : null,
+          })),
+          ['id', 'capability', 'kind', 'state', 'base_url', 'priority', 'weight', 'probe'],
+        ),
+      );
+    });
+
+  return [usage, requests, channels];
+}

@@ -1,0 +1,118 @@
+/**
+ * The operator's commands (the compiled program, as operators run it) over the same service
+ * layer as the admin API: token update and credits, usage, requests and channels, as tables and
+ * as JSON, with bad flags explained.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
+import { describe, expect, it, vi } from 'vitest';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const run = promisify(execFile);
+const BIN = resolve('bin/switchyard');
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-admin-cli-'));
+const config = join(dir, 'switchyard.yaml');
+writeFileSync(config, `data_dir: ${dir}\nlog:\n  level: warn\n`);
+
+// The configuration by its variable: a flag after `--` would be read as an argument.
+const env = { ...process.env, SWITCHYARD_CONFIG: config };
+const cli = async (...args: string[]) => (await run(BIN, args, { env })).stdout;
+const json = async (...args: string[]) => JSON.parse(await cli(...args, '--json')) as Record<string, unknown>;
+const failure = async (...args: string[]) =>
+  run(BIN, args, { env }).then(
+    () => '',
+    (error: { stderr: string; code: number }) => {
+      expect(error.code).toBe(1);
+      return error.stderr;
+    },
+  );
+
+describe('switchyard admin commands', () => {
+  it('tops up, edits, reports usage and requests, and switches channels', async () => {
+    expect(await json('token', 'create', '--name', 'ops', '--admin')).toMatchObject({ role: 'admin' });
+    const acme = await json('token', 'create', '--name', 'acme', '--credits', '10');
+    expect(await json('token', 'credits', 'acme', '+500', '--note', 'invoice 42')).toMatchObject({
+      balance: 510,
+      delta: 500,
+    });
+    expect(await cli('token', 'credits', 'acme', '--', '-10')).toBe('acme: balance 500 (-10)\n');
+    expect(await failure('token', 'credits', 'acme', '--', '-1000')).toContain('below zero');
+    expect(await failure('token', 'credits', 'acme', 'lots')).toContain('<delta>: lots');
+    const updated = await json(
+      'token',
+      'update',
+      'acme',
+      '--rate',
+      '5',
+      '--concurrency',
+      'unlimited',
+      '--disable',
+    );
+    expect(updated).toMatchObject({ rate_per_second: 5, concurrency: null, disabled: true, balance: 500 });
+    expect(await failure('token', 'update', 'acme', '--operations', 'nothing')).toContain(
+      'operations: nothing',
+    );
+
+    // Requests as the server records them, straight into the database.
+    const db = new SqliteDatabase(join(dir, 'switchyard.db'));
+    const insert = db.prepare(
+      `insert into usage (id, token_id, operation, model, action, credits, status, latency_ms, trace_id, created_at, error_code)
+       values (?, ?, ?, null, null, ?, ?, ?, ?, ?, ?)`,
+    );
+    const now = Date.now();
+    insert.run('0000000001', acme.id, '/serp/web', 1, 200, 40, 'trace-1', now - 3000, null);
+    insert.run('0000000002', acme.id, '/serp/web', 0, 403, 3, 'trace-2', now - 2000, 'used_up');
+    insert.run('0000000003', acme.id, '/clip/videos', 5, 200, 900, 'trace-3', now - 1000, null);
+    db.close();
+
+    const usage = await json('usage', '--group-by', 'operation');
+    expect(usage.rows).toEqual([
+      expect.objectContaining({ operation: 'clip.videos', requests: 1, credits: 5 }),
+      expect.objectContaining({ operation: 'serp.web', requests: 2, succeeded: 1, failed: 1, credits: 1 }),
+    ]);
+    const text = await cli('usage', '--group-by', 'token,operation');
+    expect(text.split('\n')[0]).toMatch(
+      /^token\s+operation\s+requests\s+succeeded\s+failed\s+credits\s+p50_ms\s+p95_ms$/,
+    );
+    expect(text).toMatch(/acme\s+serp\.web\s+2\s+1\s+1\s+1/);
+    expect((await cli('usage', '--group-by', 'day', '--csv')).split('\r\n')[0]).toBe(
+      'day,requests,succeeded,failed,credits,p50_ms,p95_ms',
+    );
+    expect(await failure('usage', '--group-by', 'week')).toContain('--group-by: week');
+
+    const failed = await json('requests', '--status', '4xx', '--token', 'acme');
+    expect(failed.rows).toEqual([
+      expect.objectContaining({ trace_id: 'trace-2', error_code: 'used_up', success: false }),
+    ]);
+    expect(await cli('requests', '--limit', '2')).toContain('next page: --before ');
+    expect(await failure('requests', '--status', 'bad')).toContain('--status: bad');
+
+    const channels = await json('channels');
+    expect((channels.rows as { id: string }[]).map((c) => c.id)).toEqual(
+      expect.arrayContaining(['local-index', 'local:clip', 'local:tune']),
+    );
+    expect(await json('channels', 'disable', 'local:clip')).toMatchObject({
+      state: 'disabled',
+      disabled_by: 'cli',
+    });
+    expect(await cli('channels', 'list')).toMatch(/local:clip\s+clip\s+local\s+disabled/);
+    expect(await json('channels', 'enable', 'local:clip')).toMatchObject({ state: 'ok' });
+    expect(await failure('channels', 'disable', 'nothing')).toContain('no channel nothing');
+
+    const audit = new SqliteDatabase(join(dir, 'switchyard.db'), { readonly: true });
+    const actions = audit.prepare(`select actor, action, target from audit order by id`).all();
+    audit.close();
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        { actor: 'cli', action: 'token.credits', target: 'acme' },
+        { actor: 'cli', action: 'token.update', target: 'acme' },
+        { actor: 'cli', action: 'channel.disable', target: 'local:clip' },
+      ]),
+    );
+  });
+});
