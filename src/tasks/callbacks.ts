@@ -8,6 +8,7 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../store/database.js';
+import { transactionsOf } from '../store/group-commit.js';
 import type { Database, DeliveryTable } from '../store/tables.js';
 import type { OutboundGuard } from '../net/guard.js';
 import { Pump } from './pump.js';
@@ -128,7 +129,8 @@ export class CallbackDeliveries {
         : retryIn === undefined || !secret
           ? 'failed'
           : 'pending';
-    await this.db.transaction().execute(async (trx) => {
+    // Attempts ending together share a commit (group-commit.ts).
+    await transactionsOf(this.db).run(async (trx) => {
       await trx
         .updateTable('deliveries')
         .set({

@@ -8,6 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../store/database.js';
+import { transactionsOf, type Transactions } from '../store/group-commit.js';
 import type { Database, TaskTable } from '../store/tables.js';
 import type { Operation } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
@@ -84,7 +85,12 @@ function hashOf(body: Record<string, unknown>): string {
 }
 
 export class TaskStore {
-  constructor(private readonly db: Db) {}
+  /** Submissions, starts and terminal moves of many tasks share commits (group-commit.ts). */
+  private readonly transactions: Transactions;
+
+  constructor(private readonly db: Db) {
+    this.transactions = transactionsOf(db);
+  }
 
   get(id: string): Promise<TaskRow | undefined> {
     return this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
@@ -103,7 +109,7 @@ export class TaskStore {
 
   private async trySubmit(spec: Submission): Promise<{ task: TaskRow; created: boolean }> {
     const requestHash = hashOf(spec.body);
-    return this.db.transaction().execute(async (trx) => {
+    return this.transactions.run(async (trx) => {
       if (spec.idempotencyKey !== undefined) {
         const earlier = await trx
           .selectFrom('tasks')
@@ -174,13 +180,15 @@ export class TaskStore {
   /** queued → running (or running again after a worker died); undefined when already terminal. */
   async begin(id: string): Promise<TaskRow | undefined> {
     const now = Date.now();
-    return this.db
-      .updateTable('tasks')
-      .set({ state: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
-      .where('id', '=', id)
-      .where('state', 'in', LIVE)
-      .returningAll()
-      .executeTakeFirst();
+    return this.transactions.run((trx) =>
+      trx
+        .updateTable('tasks')
+        .set({ state: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
+        .where('id', '=', id)
+        .where('state', 'in', LIVE)
+        .returningAll()
+        .executeTakeFirst(),
+    );
   }
 
   /** Keeps the engine's latest progress data while the task runs. */
@@ -222,7 +230,7 @@ export class TaskStore {
     /** More writes of the move, in its transaction (the task's job ends). */
     within?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<TaskRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.transactions.run(async (trx) => {
       const live = await trx
         .selectFrom('tasks')
         .selectAll()
