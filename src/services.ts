@@ -222,9 +222,12 @@ export async function startWorkers(services: Services): Promise<void> {
   services.stopAdmin.push(
     startRetention(
       services.db,
-      services.config.retention.days,
+      {
+        retentionDays: services.config.retention.days,
+        taskExpirySeconds: services.config.tasks.expires_seconds,
+      },
       (done) => {
-        if (done.days + done.usage + done.tasks > 0) services.log.info(done, 'usage rolled up and pruned');
+        if (done.usage + done.tasks > 0) services.log.info(done, 'old usage rows and tasks removed');
       },
       (error) => services.log.error({ err: error }, 'usage not rolled up or pruned'),
     ),

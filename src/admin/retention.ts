@@ -1,10 +1,13 @@
 /**
  * Retention: usage rows (the request log) and ended tasks are kept `retention.days`; the ledger
- * and the audit are kept for ever. Before raw usage rows go, each ended day is rolled up into
- * usage_daily (per token, operation and model, with a latency histogram), so grouped usage is
- * read from a few rows per day and stays the same after the prune. A day is rolled up once it
- * ended a day ago: late writes to its rows (a task's credits set at its end, a batch flushed
- * after midnight) land before that. Rows are only ever pruned from days already rolled up.
+ * and the audit are kept for ever. Usage is rolled up into usage_daily (per day, token,
+ * operation and model, with a latency histogram) every few minutes, up to a minute ago, so that
+ * grouped usage reads a few rows per day plus the last minutes of raw rows, and stays the same
+ * once the raw rows are pruned. A rollup marker says up to when (`usage_rolled_through`).
+ *
+ * Usage rows change after they are written: a task's row gets its credits at the task's end,
+ * up to `tasks.expires_seconds` later. So each rollup computes again, from the raw rows, every
+ * day that such a change can still reach, and rows are never pruned from those days.
  */
 import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
@@ -13,70 +16,85 @@ import { TERMINAL } from '../tasks/states.js';
 
 /** Rows deleted per statement, so that a prune never holds the write lock for long. */
 const BATCH = 5000;
+/** A usage row is written this long at most after its time (its batch, a loaded node). */
+const SETTLE_MS = 60_000;
 
-/** Rolls up every day that ended over a day before `now`; answers how many days it rolled up. */
-export async function rollUp(db: Db, now = Date.now()): Promise<number> {
-  const target = dayOf(now - DAY_MS);
-  let through = await rolledThrough(db);
+/**
+ * Rolls usage up to a minute before `now`, computing again the days from `refreshDays` before
+ * the last rollup; answers how many days it wrote. One transaction moves the marker and writes
+ * the days, so a report (which reads the marker and the rollups in one snapshot) never counts a
+ * row twice, and of two nodes rolling up at once one wins and the other changes nothing.
+ */
+export async function rollUp(db: Db, refreshDays: number, now = Date.now()): Promise<number> {
+  const cut = now - SETTLE_MS;
+  const through = await rolledThrough(db);
+  let start: number;
   if (through === 0) {
     const first = await db
       .selectFrom('usage')
       .select(sql<number>`min(created_at)`.as('first'))
       .executeTakeFirst();
-    if (first?.first === null || first?.first === undefined) return 0;
-    through = dayOf(Number(first.first));
+    if (first?.first === null || first?.first === undefined || Number(first.first) >= cut) return 0;
+    start = dayOf(Number(first.first));
+  } else {
+    if (through >= cut) return 0;
+    start = dayOf(through) - refreshDays * DAY_MS;
   }
-  let days = 0;
-  for (let day = through; day < target; day += DAY_MS) {
-    const parts = await rawParts(db, { from: day, to: day + DAY_MS });
-    const rolled = await db.transaction().execute(async (trx) => {
-      // Only the node that moves the marker from `day` writes the day: nodes never roll it twice.
+  const days: number[] = [];
+  for (let day = start; day <= dayOf(cut); day += DAY_MS) days.push(day);
+  const parts = (
+    await Promise.all(days.map((day) => rawParts(db, { from: day, to: Math.min(day + DAY_MS, cut) })))
+  ).flat();
+  const written = await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('markers')
+      .values({ name: ROLLED_THROUGH, value: 0 })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const moved = await trx
+      .updateTable('markers')
+      .set({ value: cut })
+      .where('name', '=', ROLLED_THROUGH)
+      .where('value', '=', through)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    await trx.deleteFrom('usage_daily').where('day', '>=', start).execute();
+    for (let i = 0; i < parts.length; i += 500) {
       await trx
-        .insertInto('markers')
-        .values({ name: ROLLED_THROUGH, value: day })
-        .onConflict((oc) => oc.column('name').doNothing())
+        .insertInto('usage_daily')
+        .values(
+          parts.slice(i, i + 500).map((p) => ({
+            day: p.day,
+            token_id: p.token_id,
+            operation: p.operation,
+            model: p.model,
+            requests: p.requests,
+            succeeded: p.succeeded,
+            failed: p.failed,
+            credits: p.credits,
+            latency: JSON.stringify(p.latency),
+          })),
+        )
         .execute();
-      const moved = await trx
-        .updateTable('markers')
-        .set({ value: day + DAY_MS })
-        .where('name', '=', ROLLED_THROUGH)
-        .where('value', '=', day)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) return false;
-      for (let i = 0; i < parts.length; i += 500) {
-        await trx
-          .insertInto('usage_daily')
-          .values(
-            parts.slice(i, i + 500).map((p) => ({
-              day: p.day,
-              token_id: p.token_id,
-              operation: p.operation,
-              model: p.model,
-              requests: p.requests,
-              succeeded: p.succeeded,
-              failed: p.failed,
-              credits: p.credits,
-              latency: JSON.stringify(p.latency),
-            })),
-          )
-          .execute();
-      }
-      return true;
-    });
-    if (!rolled) break;
-    days += 1;
-  }
-  return days;
+    }
+    return true;
+  });
+  return written ? days.length : 0;
 }
 
-/** Deletes what is older than `retentionDays`; answers how many usage rows and tasks went. */
+/**
+ * Deletes what is older than `retentionDays`; answers how many usage rows and tasks went. Usage
+ * rows go only from days rolled up for good: before the days the next rollup computes again.
+ */
 export async function prune(
   db: Db,
   retentionDays: number,
+  refreshDays: number,
   now = Date.now(),
 ): Promise<{ usage: number; tasks: number }> {
   if (retentionDays <= 0) return { usage: 0, tasks: 0 };
-  const before = Math.min(now - retentionDays * DAY_MS, await rolledThrough(db));
+  const through = await rolledThrough(db);
+  const before = Math.min(now - retentionDays * DAY_MS, dayOf(through) - refreshDays * DAY_MS);
   let usage = 0;
   for (;;) {
     const ids = db.selectFrom('usage').select('id').where('created_at', '<', before).limit(BATCH);
@@ -108,22 +126,29 @@ export async function prune(
   return { usage, tasks };
 }
 
-const HOUR = 3_600_000;
+/** How often usage is rolled up, and so how many minutes of raw rows a report reads at most. */
+const EVERY_MS = 5 * 60_000;
 
-/** Rolls up and prunes now and then hourly, on the nodes that run workers; answers the stop. */
+/** The days a task's end can still change: its longest life, and the day it began. */
+export function refreshDaysOf(taskExpirySeconds: number): number {
+  return Math.ceil((taskExpirySeconds * 1000) / DAY_MS) + 1;
+}
+
+/** Rolls up and prunes now and every five minutes, on the nodes that run workers; answers the stop. */
 export function startRetention(
   db: Db,
-  retentionDays: number,
+  options: { retentionDays: number; taskExpirySeconds: number },
   onDone: (result: { days: number; usage: number; tasks: number }) => void,
   onError: (error: unknown) => void,
 ): () => void {
+  const refreshDays = refreshDaysOf(options.taskExpirySeconds);
   const sweep = async () => {
-    const days = await rollUp(db);
-    const pruned = await prune(db, retentionDays);
+    const days = await rollUp(db, refreshDays);
+    const pruned = await prune(db, options.retentionDays, refreshDays);
     onDone({ days, ...pruned });
   };
   const run = () => void sweep().catch(onError);
   run();
-  const timer = setInterval(run, HOUR).unref();
+  const timer = setInterval(run, EVERY_MS).unref();
   return () => clearInterval(timer);
 }

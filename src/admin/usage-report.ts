@@ -1,13 +1,15 @@
 /**
  * Usage grouped by token, operation, model and day: requests, successes, failures, credits kept,
- * p50 and p95 latency. Days already rolled up (retention.ts) are read from their daily rows, the
- * rest from the raw usage rows, so a report costs the same whether or not the raw rows are
- * still there; on rolled-up days `from` and `to` apply by whole days (UTC). Latencies are merged
+ * p50 and p95 latency. What is rolled up (retention.ts: everything up to a few minutes ago) is
+ * read from the daily rows, the rest from the raw usage rows, so a report costs the same whether
+ * or not the raw rows are still there; on rolled-up days `from` and `to` apply by whole days
+ * (UTC). Latencies are merged
  * as histograms (latency-histogram.ts) on both sides, so the figures do not change when the raw
  * rows go.
  */
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
+import type { Database } from '../store/tables.js';
 import { add, BUCKET_SQL, merge, percentile, type Histogram } from './latency-histogram.js';
 import { iso } from './values.js';
 import { pathsOf, priceKeyOf } from './request-log.js';
@@ -39,10 +41,13 @@ export interface UsageRow {
   p95_ms: number | null;
 }
 
-/** Days before this (unix ms, a UTC midnight) are in usage_daily; 0 when none are. */
+/**
+ * Usage rows before this time (unix ms) are in usage_daily: whole days before its own, and its
+ * day up to it. 0 when nothing is rolled up.
+ */
 export const ROLLED_THROUGH = 'usage_rolled_through';
 
-export async function rolledThrough(db: Db): Promise<number> {
+export async function rolledThrough(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('markers')
     .select('value')
@@ -67,7 +72,7 @@ interface Part {
 
 /** The raw rows in [from, to) per day, token, operation and model, with their histograms. */
 export async function rawParts(
-  db: Db,
+  db: Kysely<Database>,
   range: { from: number; to?: number; tokenId?: string; operation?: string },
 ): Promise<Part[]> {
   let select = db
@@ -114,8 +119,8 @@ export async function rawParts(
   return [...parts.values()];
 }
 
-async function rolledParts(db: Db, query: UsageQuery, through: number): Promise<Part[]> {
-  let select = db.selectFrom('usage_daily').selectAll().where('day', '<', through);
+async function rolledParts(db: Kysely<Database>, query: UsageQuery, through: number): Promise<Part[]> {
+  let select = db.selectFrom('usage_daily').selectAll().where('day', '<=', dayOf(through));
   if (query.from !== undefined) select = select.where('day', '>=', dayOf(query.from));
   if (query.to !== undefined) select = select.where('day', '<', query.to);
   if (query.tokenId) select = select.where('token_id', '=', query.tokenId);
@@ -139,11 +144,17 @@ export async function usageReport(
   query: UsageQuery,
   names: (ids: string[]) => Promise<Map<string, string>>,
 ): Promise<UsageRow[]> {
-  const through = await rolledThrough(db);
-  const raw = rawParts(db, { ...query, from: Math.max(query.from ?? 0, through) });
-  const rolled =
-    through > 0 && (query.from ?? 0) < through ? rolledParts(db, query, through) : Promise.resolve([]);
-  const parts = [...(await rolled), ...(await raw)];
+  // The marker and the rows it divides are read in one snapshot: a rollup committed meanwhile
+  // would otherwise count its rows on both sides.
+  const parts = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const through = await rolledThrough(trx);
+      const raw = await rawParts(trx, { ...query, from: Math.max(query.from ?? 0, through) });
+      const rolled = through > 0 && (query.from ?? 0) < through ? await rolledParts(trx, query, through) : [];
+      return [...rolled, ...raw];
+    });
   const groups = new Map<string, { row: UsageRow; latency: Histogram; tokenId?: string }>();
   for (const part of parts) {
     const operation = priceKeyOf(part.operation);
@@ -226,7 +237,7 @@ export async function spentAndLastUse(
             sql<number>`max(day)`.as('last'),
           ])
           .where('token_id', 'in', tokenIds)
-          .where('day', '<', through)
+          .where('day', '<=', dayOf(through))
           .groupBy('token_id')
           .execute()
       : Promise.resolve([]),

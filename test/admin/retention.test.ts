@@ -1,7 +1,8 @@
 /**
- * Retention on SQLite and PostgreSQL: ended days are rolled up before their raw rows go, grouped
- * usage answers the same after the prune as before it, rows younger than the retention and the
- * ledger stay, ended tasks past it go with their deliveries, and live tasks stay whatever their age.
+ * Retention on SQLite and PostgreSQL: usage is rolled up before its raw rows go, recent days are
+ * computed again (a task's row changes at its end), grouped usage answers the same after the
+ * prune as before it, rows younger than the retention and the ledger stay, ended tasks past it
+ * go with their deliveries, and live tasks stay whatever their age.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,18 +130,27 @@ describe.each(BACKENDS)('%s', (backend: Backend) => {
     const totalsBefore = await usageReport(db, { groupBy: [...total.groupBy] }, names);
     expect(before.length).toBeGreaterThan(400);
 
-    // Days 119 to 2 back; yesterday and today stay raw.
-    expect(await rollUp(db, now)).toBe(118);
-    // Run again, it finds nothing more to roll up.
-    expect(await rolledThrough(db)).toBe(now - (now % DAY_MS) - DAY_MS);
-    expect(await rollUp(db, now)).toBe(0);
+    // Every day from the first, today up to a minute ago; run again, it finds nothing to do.
+    expect(await rollUp(db, 2, now)).toBe(120);
+    expect(await rolledThrough(db)).toBe(now - 60_000);
+    expect(await rollUp(db, 2, now)).toBe(0);
     expect(await usageReport(db, { groupBy: [...query.groupBy] }, names)).toEqual(before);
 
-    const pruned = await prune(db, 90, now);
+    // A task's row kept its credits after the rollup: the next one, computing the recent days
+    // again, counts them.
+    const yesterday = `t-1-1`;
+    await db.updateTable('usage').set({ credits: 101 }).where('trace_id', '=', yesterday).execute();
+    expect(await rollUp(db, 2, now + 600_000)).toBe(3);
+    const totalsAfter = await usageReport(db, { groupBy: [...total.groupBy] }, names);
+    const sum = (rows: { credits: number }[]) => rows.reduce((s, r) => s + r.credits, 0);
+    expect(sum(totalsAfter) - sum(totalsBefore)).toBe(100);
+    const refreshed = await usageReport(db, { groupBy: [...query.groupBy] }, names);
+
+    const pruned = await prune(db, 90, 2, now);
     // Days 91 to 119 back whole, and 9 of day 90's ten (the first is exactly 90 days old).
     expect(pruned).toEqual({ usage: 29 * 10 + 9, tasks: 1 });
-    expect(await usageReport(db, { groupBy: [...query.groupBy] }, names)).toEqual(before);
-    expect(await usageReport(db, { groupBy: [...total.groupBy] }, names)).toEqual(totalsBefore);
+    expect(await usageReport(db, { groupBy: [...query.groupBy] }, names)).toEqual(refreshed);
+    expect(await usageReport(db, { groupBy: [...total.groupBy] }, names)).toEqual(totalsAfter);
     const { count } = await db
       .selectFrom('usage')
       .select((eb) => eb.fn.countAll<number>().as('count'))
