@@ -42,15 +42,20 @@ run: setup
 	@# A first search finds something: the project's own documentation, indexed again each run.
 	@./bin/switchyard search index README.md docs
 	@./bin/switchyard token revoke dev >/dev/null 2>&1 || true
+	@./bin/switchyard token revoke dev-admin >/dev/null 2>&1 || true
 	@token=$$(./bin/switchyard token create --name dev); \
+	admin=$$(./bin/switchyard token create --name dev-admin --admin); \
 	echo ""; \
-	echo "Development token (also revoked and replaced by the next 'make run'):"; \
-	echo "  $$token"; \
+	echo "Development tokens (also revoked and replaced by the next 'make run'):"; \
+	echo "  client: $$token"; \
+	echo "  admin:  $$admin"; \
 	echo ""; \
 	echo "Try:"; \
 	echo "  curl -s http://127.0.0.1:$(PORT)/serp/web -H 'Authorization: Bearer $$token' \\"; \
 	echo "       -H 'Content-Type: application/json' -d '{\"query\": \"search channels\"}'"; \
+	echo "  curl -s http://127.0.0.1:$(PORT)/admin/api/v1/overview -H 'Authorization: Bearer $$admin'"; \
 	echo "API reference: http://127.0.0.1:$(PORT)/docs"; \
+	echo "Admin API (admin token): http://127.0.0.1:$(PORT)/admin/api/v1 (docs/admin.md)"; \
 	echo ""
 	exec ./bin/switchyard serve --port $(PORT)
 
