@@ -165,10 +165,18 @@ export async function usageReport(
       .join('\u0000');
     let group = groups.get(key);
     if (!group) {
-      const row: UsageRow = { requests: 0, succeeded: 0, failed: 0, credits: 0, p50_ms: null, p95_ms: null };
-      if (query.groupBy.includes('operation')) row.operation = operation;
-      if (query.groupBy.includes('model')) row.model = part.model === '' ? null : part.model;
-      if (query.groupBy.includes('day')) row.day = (iso(part.day) as string).slice(0, 10);
+      // The group's members first, in the order the report names them, then its figures.
+      const row: UsageRow = {
+        ...(query.groupBy.includes('operation') ? { operation } : {}),
+        ...(query.groupBy.includes('model') ? { model: part.model === '' ? null : part.model } : {}),
+        ...(query.groupBy.includes('day') ? { day: (iso(part.day) as string).slice(0, 10) } : {}),
+        requests: 0,
+        succeeded: 0,
+        failed: 0,
+        credits: 0,
+        p50_ms: null,
+        p95_ms: null,
+      };
       group = { row, latency: {}, ...(query.groupBy.includes('token') ? { tokenId: part.token_id } : {}) };
       groups.set(key, group);
     }
