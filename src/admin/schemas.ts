@@ -33,10 +33,14 @@ const Operations = Nullable(
   }),
 );
 const Rate = Nullable(
-  Type.Number({ exclusiveMinimum: 0, description: 'requests per second; null for unlimited' }),
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1_000_000,
+    description: 'requests per second; null for unlimited',
+  }),
 );
 const Concurrency = Nullable(
-  Type.Integer({ minimum: 1, description: 'requests at a time; null for unlimited' }),
+  Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'requests at a time; null for unlimited' }),
 );
 const Expiry = Nullable(Type.String({ minLength: 1, description: 'ISO 8601 time; null for never' }));
 
@@ -46,7 +50,9 @@ export const NewTokenBody = Closed({
   }),
   role: Type.Optional(StringEnum(['client', 'admin'] as const, { description: 'default `client`' })),
   credits: Type.Optional(
-    Nullable(Type.Integer({ minimum: 0, description: 'balance; null (default) for unlimited' })),
+    Nullable(
+      Type.Integer({ minimum: 0, maximum: 1e15, description: 'balance; null (default) for unlimited' }),
+    ),
   ),
   operations: Type.Optional(Operations),
   expires_at: Type.Optional(Expiry),

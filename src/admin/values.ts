@@ -16,11 +16,16 @@ export function notFound(what: string): ServiceError {
   return new ServiceError('not_found', `no ${what}`);
 }
 
+/** The latest time JavaScript's dates hold (year 275760). */
+const MAX_TIME_MS = 8.64e15;
+
 /** An ISO 8601 time or unix seconds → unix ms; the field named when it is neither. */
 export function timeOf(field: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text);
-  if (!Number.isFinite(ms)) throw invalid(field, 'must be an ISO 8601 time or unix seconds');
+  // Beyond the years a date can hold, a database column could not hold it either.
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS)
+    throw invalid(field, 'must be an ISO 8601 time or unix seconds');
   return ms;
 }
 

@@ -299,7 +299,7 @@ export const ConfigSchema = Closed({
         minimum: 0,
         default: 90,
         description:
-          'the request log (usage rows) and ended tasks older than this are removed (hourly), after each day is rolled up into daily usage; the ledger and the audit are kept; `0` keeps everything',
+          'the request log (usage rows) and ended tasks older than this are removed (every five minutes, once rolled up into daily usage); the ledger and the audit are kept; `0` keeps everything',
       }),
     },
     { default: {}, description: 'how long request records are kept (admin.md)' },

@@ -191,6 +191,9 @@ describe.each(BACKENDS)('%s', (backend) => {
   it('refuses bad token input, naming the field', async () => {
     await refused('POST', '/tokens', 'name', { name: 'has space' });
     await refused('POST', '/tokens', 'credits', { name: 'ok1', credits: -1 });
+    await refused('POST', '/tokens', 'credits', { name: 'ok1', credits: 1e20 });
+    await refused('POST', '/tokens', 'concurrency', { name: 'ok1', concurrency: 1e10 });
+    await refused('POST', '/tokens', 'rate_per_second', { name: 'ok1', rate_per_second: 0 });
     await refused('POST', '/tokens', 'calback', { name: 'ok1', calback: 1 });
     await refused('POST', '/tokens', 'operations', { name: 'ok1', operations: ['nothing'] });
     await refused('POST', '/tokens', 'expires_at', { name: 'ok1', expires_at: 'soon' });
@@ -209,6 +212,8 @@ describe.each(BACKENDS)('%s', (backend) => {
     await refused('GET', '/tokens?page=2', 'page');
     await refused('GET', '/usage?group_by=week', 'group_by');
     await refused('GET', '/usage?from=yesterday', 'from');
+    await refused('GET', '/usage?to=999999999999999999999', 'to');
+    await refused('GET', '/requests?token=acme&token=ops', 'token');
     await refused('GET', '/usage?format=xml', 'format');
     await refused('GET', '/usage?token=nobody', 'token');
     await refused('GET', '/requests?status=99', 'status');
