@@ -6,7 +6,7 @@
  * both finish, charge, refund or call back one task.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../store/database.js';
 import { transactionsOf, type Transactions } from '../store/group-commit.js';
 import type { Database, TaskTable } from '../store/tables.js';
@@ -278,7 +278,7 @@ export class TaskStore {
 }
 
 async function queueCallback(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   task: TaskRow,
   body: Record<string, unknown>,
   now: number,
