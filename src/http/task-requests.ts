@@ -95,7 +95,7 @@ export async function answerTask(
   }
   if (event.state === 'succeeded') return event.final;
   const error = event.final?.error as { code: string; message: string };
-  throw new ServiceError(isErrorCode(error.code) ? error.code : 'api_error', error.message, {
-    taskId: task.id,
-  });
+  // An operator's cancellation is no fault of ours: the wait ends in a conflict, not a 500.
+  const code = isErrorCode(error.code) ? error.code : error.code === 'cancelled' ? 'conflict' : 'api_error';
+  throw new ServiceError(code, error.message, { taskId: task.id });
 }

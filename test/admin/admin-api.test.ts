@@ -459,6 +459,23 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect(both[1]?.id).not.toBe(first?.id);
 
     expect((await call('GET', `${BASE}/tasks/${id}`)).body).toMatchObject({ id, callback: { url: hookUrl } });
+
+    // A client waiting for the task it submitted learns of the cancellation: 409, with the task.
+    const waiting = server.post('/clip/videos', { action: 'text2video', prompt: 'sleep=1500' }, secret);
+    let running: { id: string } | undefined;
+    for (let i = 0; i < 200 && !running; i++) {
+      running = (
+        (await call('GET', `${BASE}/tasks?token=tasker&state=running`)).body.rows as { id: string }[]
+      )[0];
+      if (!running) await new Promise((r) => setTimeout(r, 10));
+    }
+    await call('POST', `${BASE}/tasks/${running?.id}/cancel`);
+    const answer = await waiting;
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({
+      error: { code: 'conflict', message: 'cancelled by ops' },
+      task_id: running?.id,
+    });
     expect((await call('GET', `${BASE}/tasks/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     expect((await call('POST', `${BASE}/tasks/00000000-0000-4000-8000-000000000000/cancel`)).status).toBe(
       404,
