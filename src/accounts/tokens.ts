@@ -138,6 +138,13 @@ export class Tokens {
     return rows.map(fromRow);
   }
 
+  /** The tokens with these ids, in no particular order. */
+  async many(ids: string[]): Promise<Token[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('tokens').selectAll().where('id', 'in', ids).execute();
+    return rows.map(fromRow);
+  }
+
   async get(id: string): Promise<Token | undefined> {
     const row = await this.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
     return row && fromRow(row);

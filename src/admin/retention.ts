@@ -22,8 +22,8 @@ const SETTLE_MS = 60_000;
 /**
  * Rolls usage up to a minute before `now`, computing again the days from `refreshDays` before
  * the last rollup; answers how many days it wrote. One transaction moves the marker and writes
- * the days, so a report (which reads the marker and the rollups in one snapshot) never counts a
- * row twice, and of two nodes rolling up at once one wins and the other changes nothing.
+ * the days, so a report (which reads the marker again after the rows) never counts a row
+ * twice, and of two nodes rolling up at once one wins and the other changes nothing.
  */
 export async function rollUp(db: Db, refreshDays: number, now = Date.now()): Promise<number> {
   const cut = now - SETTLE_MS;

@@ -115,9 +115,8 @@ export class TokenAdmin {
     }
     if (query.q) select = select.where('name', 'like', `%${query.q.replace(/[%_\\]/g, '')}%`);
     const ids = (await select.execute()).map((r) => r.id);
-    const tokens = (await Promise.all(ids.map((id) => this.tokens.get(id)))).filter(
-      (t): t is Token => t !== undefined,
-    );
+    const byId = new Map((await this.tokens.many(ids)).map((t) => [t.id, t]));
+    const tokens = ids.flatMap((id) => byId.get(id) ?? []);
     const page = pageOf(
       tokens,
       query.limit,

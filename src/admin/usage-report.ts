@@ -138,23 +138,28 @@ async function rolledParts(db: Kysely<Database>, query: UsageQuery, through: num
   }));
 }
 
+/**
+ * The daily rows up to the rollup marker and the raw rows after it. A rollup moves the marker
+ * and writes its rows in one transaction; when the marker moved between the reads, the rows may
+ * count some requests twice, and are read again. (A snapshot would do the same, but would hold
+ * SQLite's one connection, which every request shares, for the whole report.)
+ */
+async function partsOf(db: Db, query: UsageQuery): Promise<Part[]> {
+  for (;;) {
+    const through = await rolledThrough(db);
+    const rolled = through > 0 && (query.from ?? 0) < through ? await rolledParts(db, query, through) : [];
+    const raw = await rawParts(db, { ...query, from: Math.max(query.from ?? 0, through) });
+    if ((await rolledThrough(db)) === through) return [...rolled, ...raw];
+  }
+}
+
 /** The grouped rows (`operation` as its price key, `serp.web`), biggest spenders first; `names` turns token ids into names. */
 export async function usageReport(
   db: Db,
   query: UsageQuery,
   names: (ids: string[]) => Promise<Map<string, string>>,
 ): Promise<UsageRow[]> {
-  // The marker and the rows it divides are read in one snapshot: a rollup committed meanwhile
-  // would otherwise count its rows on both sides.
-  const parts = await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
-      const through = await rolledThrough(trx);
-      const raw = await rawParts(trx, { ...query, from: Math.max(query.from ?? 0, through) });
-      const rolled = through > 0 && (query.from ?? 0) < through ? await rolledParts(trx, query, through) : [];
-      return [...rolled, ...raw];
-    });
+  const parts = await partsOf(db, query);
   const groups = new Map<string, { row: UsageRow; latency: Histogram; tokenId?: string }>();
   for (const part of parts) {
     const operation = priceKeyOf(part.operation);
