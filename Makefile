@@ -9,8 +9,11 @@ PORT ?= 8080
 DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core
 OCR_SERVER := dist/native/ocr-server
 STAMP := node_modules/.installed
+# The console (console/, a Preact app built by Vite), served by the server at /console.
+CONSOLE := console/dist/index.html
+CONSOLE_SOURCES := $(shell find console/src -type f) console/index.html console/vite.config.ts console/tsconfig.json
 
-.PHONY: setup debian deps build run test lint eslint format-check typecheck services bench clean
+.PHONY: setup debian deps build run test lint eslint format-check typecheck services browser bench clean
 
 setup: build
 
@@ -28,8 +31,11 @@ $(STAMP): package.json package-lock.json
 
 deps: $(STAMP)
 
-build: deps $(OCR_SERVER)
+build: deps $(OCR_SERVER) $(CONSOLE)
 	npx tsc -p tsconfig.build.json
+
+$(CONSOLE): $(STAMP) $(CONSOLE_SOURCES)
+	npm run console:build
 
 # Tesseract kept loaded for the ID card reader (without it, the reader runs the Tesseract CLI).
 $(OCR_SERVER): native/ocr-server.cpp
@@ -80,8 +86,12 @@ format-check: deps
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
+# The console's tests drive Debian's Chromium (playwright-core's own browser downloads fail here).
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
+
 # The static checks are single-threaded: they run side by side, each one's output kept together.
-test: setup services
+test: setup services browser
 	@$(MAKE) --no-print-directory -j3 --output-sync=target typecheck eslint format-check
 	npx vitest run
 

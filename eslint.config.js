@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'bench/results/'] },
+  { ignores: ['dist/', 'console/dist/', 'node_modules/', 'data/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,4 +14,6 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
+  // The console runs in the browser.
+  { files: ['console/src/**'], languageOptions: { globals: globals.browser } },
 );

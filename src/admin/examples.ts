@@ -189,4 +189,8 @@ export const EXAMPLES = {
     ],
     next: null,
   },
+  settings: {
+    prices: { 'serp.web': 1, 'tune.audios': { default: 10, actions: { concat: 2 } } },
+    engines: [{ engine: 'video', families: ['clip', 'dance', 'maxi'], settings: { workers: null } }],
+  },
 } as const;

@@ -20,6 +20,7 @@ import { TaskAdmin, type TaskControls, type TaskQuery } from './task-admin.js';
 import { TokenAdmin } from './tokens.js';
 import { dayOf, usageCsv, usageReport, type Group, type UsageQuery } from './usage-report.js';
 import { invalid, iso } from './values.js';
+import { settingsOf } from './settings.js';
 import { sql } from 'kysely';
 
 export interface AdminParts {
@@ -109,6 +110,10 @@ export class Admin {
 
   audit(query: { before?: string; limit: number }) {
     return auditLog(this.parts.db, query);
+  }
+
+  settings() {
+    return settingsOf(this.parts.config);
   }
 
   /** What a client token may know of itself (`GET /v1/account`). */

@@ -317,6 +317,13 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     example: 'audit',
     handle: ({ admin, query }) => admin.audit(page(query)),
   },
+  {
+    method: 'GET',
+    url: '/settings',
+    summary: 'The price table and the local engines’ settings, read-only (never a key)',
+    example: 'settings',
+    handle: async ({ admin }) => admin.settings(),
+  },
 ];
 
 function check(schema: TSchema | undefined, value: unknown, prefix: string): void {

@@ -121,10 +121,15 @@ export class TaskAdmin {
     return row;
   }
 
-  async get(id: string): Promise<TaskAdminRow> {
+  /** One task, with the request as sent (secrets removed) and, once ended, its final envelope. */
+  async get(id: string): Promise<TaskAdminRow & { request: unknown; response: unknown }> {
     const row = await this.task(id);
     const named = await this.names([row.token_id]);
-    return rowOf(row, named.get(row.token_id) ?? row.token_id);
+    return {
+      ...rowOf(row, named.get(row.token_id) ?? row.token_id),
+      request: JSON.parse(row.request) as unknown,
+      response: row.response === null ? null : (JSON.parse(row.response) as unknown),
+    };
   }
 
   /** Queues the task's final envelope for its callback URL again, as a new delivery. */

@@ -15,6 +15,7 @@ import { openApiDocument, registerOpenApi } from './openapi.js';
 import { VERSION } from '../version.js';
 import { registerAdmin } from '../admin/routes.js';
 import { registerAccount } from './account.js';
+import { registerConsole } from './console.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
@@ -65,6 +66,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   registerErrorHandling(app, config.limits.body_bytes);
   registerOperations(app, services);
+  registerConsole(app, services.tokens, config.public_base_url);
   registerAdmin(app, services.tokens, services.admin);
   registerAccount(app, services);
   registerFiles(app, services.blobs);

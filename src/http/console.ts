@@ -1,0 +1,159 @@
+/**
+ * The console at `/console`: the web app built from `console/` (its files in `console/dist`,
+ * made by `make setup`) served as static files, every path that is not a file answered with
+ * the app's page so that its own routes load directly, and the session routes under
+ * `/admin/api/v1/session` that exchange an admin token for the session cookie. A request to
+ * the admin API without an Authorization header is authenticated with that cookie.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Tokens } from '../accounts/tokens.js';
+import { badRequest, ServiceError } from '../errors.js';
+import { ADMIN_BASE } from '../admin/routes.js';
+import {
+  ConsoleSessions,
+  SESSION_COOKIE,
+  SESSION_MS,
+  cookieOf,
+  sameOrigin,
+} from '../admin/console-sessions.js';
+
+const DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Everything the page loads comes from this server; media the operations answer may come from
+ * `public_base_url` when that names another host (a CDN in front of `/files`).
+ */
+function securityPolicy(publicBase: string | undefined): string {
+  const media = ["'self'", 'data:', 'blob:'];
+  if (publicBase) media.push(new URL(publicBase).origin);
+  return [
+    "default-src 'self'",
+    `img-src ${media.join(' ')}`,
+    `media-src ${media.join(' ')}`,
+    `connect-src ${["'self'", ...media.slice(3)].join(' ')}`,
+    "style-src 'self'",
+    "script-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/** The built files, read once: they are few and small. */
+function builtFiles(): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  if (!existsSync(DIST)) return files;
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.set(relative(DIST, path).split('\\').join('/'), readFileSync(path));
+    }
+  };
+  walk(DIST);
+  return files;
+}
+
+function cookie(value: string, maxAgeS: number, secure: boolean): string {
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    `Path=${ADMIN_BASE}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeS}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+const sessionIdOf = (request: FastifyRequest) => cookieOf(request.headers.cookie, SESSION_COOKIE);
+
+export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase?: string): void {
+  const sessions = new ConsoleSessions();
+  const files = builtFiles();
+  const policy = securityPolicy(publicBase);
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith(`${ADMIN_BASE}/`) || request.headers.authorization !== undefined) return;
+    const id = sessionIdOf(request);
+    if (id === undefined) return;
+    const bearer = sessions.bearerOf(id);
+    if (bearer === undefined) {
+      throw new ServiceError('invalid_token', 'the console session has ended; sign in again');
+    }
+    if (request.method !== 'GET' && !sameOrigin(request.headers.origin, request.headers.host)) {
+      throw new ServiceError(
+        'forbidden',
+        'a change made with the console session must come from the console',
+      );
+    }
+    request.headers.authorization = bearer;
+  });
+
+  app.post(`${ADMIN_BASE}/session`, async (request, reply) => {
+    if (!sameOrigin(request.headers.origin, request.headers.host)) {
+      throw new ServiceError('forbidden', 'sign in from the console itself');
+    }
+    const body = (request.body ?? {}) as { token?: unknown };
+    if (typeof body.token !== 'string' || body.token.trim() === '') {
+      throw badRequest([{ field: 'token', rule: 'is required' }]);
+    }
+    const secret = body.token.trim();
+    const token = await tokens.authenticate(`Bearer ${secret}`);
+    if (token.role !== 'admin') {
+      throw new ServiceError('forbidden', 'this is a client token; the console takes an admin token');
+    }
+    const { id, until } = sessions.open(secret);
+    reply.header('set-cookie', cookie(id, SESSION_MS / 1000, request.protocol === 'https'));
+    return { name: token.name, expires_at: new Date(until).toISOString() };
+  });
+
+  // Who is signed in: the hook above has put the session's token in place, or nothing did.
+  app.get(`${ADMIN_BASE}/session`, async (request) => {
+    const token = await tokens.authenticate(request.headers.authorization);
+    if (token.role !== 'admin') throw new ServiceError('forbidden', 'the console takes an admin token');
+    return { name: token.name };
+  });
+
+  app.delete(`${ADMIN_BASE}/session`, async (request, reply) => {
+    const id = sessionIdOf(request);
+    if (id !== undefined) sessions.close(id);
+    reply.header('set-cookie', cookie('', 0, request.protocol === 'https'));
+    return { signed_out: true };
+  });
+
+  app.get('/console', async (_request, reply) => reply.redirect('/console/', 301));
+  app.get('/console/*', async (request, reply) => {
+    const path = (request.params as { '*': string })['*'];
+    const asset = files.get(path);
+    const page = asset ?? files.get('index.html');
+    if (!page) {
+      throw new ServiceError(
+        'not_found',
+        'the console is not built: run `make setup` (npm run console:build)',
+      );
+    }
+    reply.header('content-security-policy', policy);
+    reply.header('x-content-type-options', 'nosniff');
+    if (asset && path.startsWith('assets/')) {
+      // Vite names each built file by its content's hash.
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+    } else {
+      reply.header('cache-control', 'no-cache');
+    }
+    reply.type(asset ? (TYPES[extname(path)] ?? 'application/octet-stream') : TYPES['.html']!);
+    return reply.send(page);
+  });
+}
