@@ -94,8 +94,11 @@ export function tokenCommands(configOption: () => Option): Command {
     .option('--json', 'print {token, webhook_secret, id, …} as JSON')
     .action(async (flags) => {
       const config = loadConfig({ file: flags.config });
-      const created = await withTokens(flags.config, (tokens) =>
-        tokens.create({
+      const created = await withTokens(flags.config, async (tokens) => {
+        // Names of live tokens are unique, as over the admin API: `revoke NAME` means one token.
+        if ((await tokens.list()).some((t) => t.name === flags.name && t.revokedAt === null))
+          throw new Error(`--name: a live token is already called ${flags.name}`);
+        return tokens.create({
           name: flags.name,
           role: flags.admin ? 'admin' : 'client',
           credits: flags.credits ?? null,
@@ -103,8 +106,8 @@ export function tokenCommands(configOption: () => Option): Command {
           expiresAt: flags.expiresAt ? parseExpiry(flags.expiresAt) : null,
           ratePerSecond: flags.rate ?? config.tokens.default_rate_per_second,
           maxConcurrency: flags.concurrency ?? config.tokens.default_concurrency,
-        }),
-      );
+        });
+      });
       if (flags.json) {
         const out = {
           token: created.secret,

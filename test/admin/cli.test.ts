@@ -36,6 +36,9 @@ describe('switchyard admin commands', () => {
   it('tops up, edits, reports usage and requests, and switches channels', async () => {
     expect(await json('token', 'create', '--name', 'ops', '--admin')).toMatchObject({ role: 'admin' });
     const acme = await json('token', 'create', '--name', 'acme', '--credits', '10');
+    expect(await failure('token', 'create', '--name', 'acme')).toContain(
+      '--name: a live token is already called acme',
+    );
     expect(await json('token', 'credits', 'acme', '+500', '--note', 'invoice 42')).toMatchObject({
       balance: 510,
       delta: 500,
