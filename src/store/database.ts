@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer } from './checkpointer.js';
 import { migrate } from './migrations.js';
 import type { Database } from './tables.js';
 
@@ -30,10 +31,16 @@ const STATEMENTS = 1000;
  * prepares every query anew, and preparing costs as much as running a small one. A cached
  * statement is safe to reuse because every query runs whole (no query here streams its rows).
  */
-function withPreparedStatements(sqlite: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+function withPreparedStatements(
+  sqlite: SqliteDatabase.Database,
+  beforeClose: () => void,
+): SqliteDialectConfig['database'] {
   const prepared = new Map<string, SqliteDatabase.Statement>();
   return {
-    close: () => void sqlite.close(),
+    close: () => {
+      beforeClose();
+      sqlite.close();
+    },
     prepare: (text: string) => {
       let statement = prepared.get(text);
       if (!statement) {
@@ -60,8 +67,12 @@ function openSqlite(url: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  // A failed checkpoint is not fatal: the backstop threshold still bounds the log.
+  const stopCheckpoints = path === ':memory:' ? undefined : startCheckpointer(sqlite, path);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
+    dialect: new SqliteDialect({
+      database: withPreparedStatements(sqlite, () => void stopCheckpoints?.()),
+    }),
   });
   sqliteHandles.set(db, sqlite);
   return db;
