@@ -20,6 +20,7 @@ import { TaskAdmin, type TaskControls, type TaskQuery } from './task-admin.js';
 import { TokenAdmin } from './tokens.js';
 import { dayOf, usageCsv, usageReport, type Group, type UsageQuery } from './usage-report.js';
 import { invalid, iso } from './values.js';
+import { ServiceError } from '../errors.js';
 import { settingsOf } from './settings.js';
 import { sql } from 'kysely';
 
@@ -75,8 +76,11 @@ export class Admin {
     if (filter.token === undefined) return undefined;
     try {
       return (await this.tokens.find(filter.token)).id;
-    } catch {
-      throw invalid('token', `no token has the id or name ${filter.token}`);
+    } catch (error) {
+      // A filter names a field: an unknown token is bad input here, not a missing resource.
+      if (error instanceof ServiceError && error.code === 'not_found')
+        throw invalid('token', `no token has the id or name ${filter.token}`);
+      throw error;
     }
   }
 
