@@ -183,6 +183,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
         queue,
         publish: (task) => runner.publish(task),
         wakeCallbacks: () => callbacks.wake(),
+        abort: (id) => runner.abort(id),
       },
     }),
     stopAdmin: [],

@@ -2,7 +2,8 @@
  * Tasks as the operator steers them: the list with state and progress, a callback sent again,
  * and cancellation. A cancelled task takes the same terminal move as any failure (tasks/store.ts):
  * `failed` with `error.code` `cancelled`, its credits refunded once, its callback queued, its
- * watchers told. A worker still running it finds the task ended and its result is dropped.
+ * watchers told. An engine running it in this process is stopped; one on another node runs to
+ * its end, and finds the task ended.
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/database.js';
@@ -41,6 +42,8 @@ export interface TaskControls {
   publish(task: TaskRow): void;
   /** Looks in the outbox now rather than at the next poll. */
   wakeCallbacks(): void;
+  /** Stops the task's engine if it runs in this process. */
+  abort(taskId: string): void;
 }
 
 export interface TaskQuery {
@@ -187,6 +190,7 @@ export class TaskAdmin {
       },
     );
     if (!finished) throw new ServiceError('conflict', `the task ${id} ended before it could be cancelled`);
+    controls.abort(id);
     controls.publish(finished);
     if (finished.callback_state === 'pending') controls.wakeCallbacks();
     return this.get(id);

@@ -38,6 +38,13 @@ export class TaskRunner {
   ) {}
 
   private sweeper: NodeJS.Timeout | undefined;
+  /** The engines running here, to stop one whose task an operator cancelled. */
+  private readonly running = new Map<string, AbortController>();
+
+  /** Stops the engine running `taskId` in this process, if one is; its task has already ended. */
+  abort(taskId: string): void {
+    this.running.get(taskId)?.abort();
+  }
 
   /**
    * Re-enqueues every live task (a restart left them), then starts the workers, and repeats the
@@ -105,10 +112,19 @@ export class TaskRunner {
     } catch (error) {
       return this.finish(task, 'failed', { error: errorOf(error) });
     }
-    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    // One signal for the deadline and for an operator's cancellation (`abort`).
+    const stop = new AbortController();
+    const deadlineSignal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const atDeadline = () => stop.abort(deadlineSignal.reason);
+    deadlineSignal.addEventListener('abort', atDeadline, { once: true });
+    const signal = stop.signal;
     const reports = this.progressReports(task);
     const job = this.jobFor(task, queued, operation, deadline, signal, reports);
-    const outcome = await this.outcomeOf(task, () => engine(job), signal);
+    this.running.set(task.id, stop);
+    const outcome = await this.outcomeOf(task, () => engine(job), signal).finally(() => {
+      deadlineSignal.removeEventListener('abort', atDeadline);
+      this.running.delete(task.id);
+    });
     // A progress line published after the terminal one would reach no watcher, or out of order.
     await reports.close();
     return this.finish(task, outcome.state, outcome);

@@ -417,8 +417,9 @@ describe.each(BACKENDS)('%s', (backend) => {
       .token as string;
     const hanging = await server.post(
       '/clip/videos',
-      // Long enough to be cancelled while it runs; the engine's work runs to its end, dropped.
-      { action: 'text2video', prompt: 'sleep=1500', callback_url: hookUrl },
+      // It would run ten minutes: the cancellation stops its engine (the server's close waits
+      // for running engines, so this file would time out otherwise).
+      { action: 'text2video', prompt: 'hang', callback_url: hookUrl },
       secret,
     );
     const id = hanging.body.task_id as string;
@@ -461,7 +462,7 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect((await call('GET', `${BASE}/tasks/${id}`)).body).toMatchObject({ id, callback: { url: hookUrl } });
 
     // A client waiting for the task it submitted learns of the cancellation: 409, with the task.
-    const waiting = server.post('/clip/videos', { action: 'text2video', prompt: 'sleep=1500' }, secret);
+    const waiting = server.post('/clip/videos', { action: 'text2video', prompt: 'hang' }, secret);
     let running: { id: string } | undefined;
     for (let i = 0; i < 200 && !running; i++) {
       running = (
