@@ -61,6 +61,7 @@ run: setup
 	echo "       -H 'Content-Type: application/json' -d '{\"query\": \"search channels\"}'"; \
 	echo "  curl -s http://127.0.0.1:$(PORT)/admin/api/v1/overview -H 'Authorization: Bearer $$admin'"; \
 	echo "API reference: http://127.0.0.1:$(PORT)/docs"; \
+	echo "Console (sign in with the admin token): http://127.0.0.1:$(PORT)/console"; \
 	echo "Admin API (admin token): http://127.0.0.1:$(PORT)/admin/api/v1 (docs/admin.md)"; \
 	echo ""
 	exec ./bin/switchyard serve --port $(PORT)
