@@ -3,7 +3,7 @@
  * current page. Focus moves to a page's heading when the page changes, so keyboard and screen
  * reader users land where the new content starts.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, whenSignedOut } from './api';
 import { BASE, go, usePage } from './router';
 import { SignIn } from './sign-in';
@@ -44,10 +44,14 @@ export function App() {
     api<{ name: string }>('GET', '/session').then(setSession, () => setSession(null));
   }, []);
 
+  // Focus follows a change of page, not the first load, where the skip link comes first.
+  const shown = useRef<string>(undefined);
   useEffect(() => {
     const title = PAGES.find(([id]) => id === page)?.[1] ?? 'Not found';
     document.title = `${title} · Switchyard console`;
-    document.getElementById('page-title')?.focus();
+    if (!session) return;
+    if (shown.current !== undefined && shown.current !== page) document.getElementById('page-title')?.focus();
+    shown.current = page;
   }, [page, session]);
 
   if (session === undefined) return null;

@@ -6,37 +6,61 @@
 import { AudioWithWaveform } from './waveform';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-interface Media {
-  kind: 'audio' | 'video' | 'image';
-  url: string;
+
+/** One thing the answer made: a song, a video, an image, with what belongs to it. */
+interface Item {
   title: string;
+  audio?: string;
+  video?: string;
+  image?: string;
 }
 
-const MEDIA: Record<string, Media['kind']> = {
-  audio_url: 'audio',
-  video_url: 'video',
-  image_url: 'image',
-  image_large_url: 'image',
-  cover_image_url: 'image',
-};
+const KINDS = { audio_url: 'audio', video_url: 'video', image_url: 'image' } as const;
+const isUrl = (value: Json | undefined): value is string =>
+  typeof value === 'string' && /^(https?:|\/)/.test(value);
 
-function mediaIn(value: Json, title = 'result', found: Media[] = []): Media[] {
-  if (Array.isArray(value)) value.forEach((item) => mediaIn(item, title, found));
+/** Each object of the answer that names media is an item; the request echoed back is not. */
+function itemsIn(value: Json, found: Item[] = []): Item[] {
+  if (Array.isArray(value)) value.forEach((entry) => itemsIn(entry, found));
   else if (value && typeof value === 'object') {
-    const name = typeof value.title === 'string' && value.title ? value.title : title;
-    for (const [key, item] of Object.entries(value)) {
-      const kind = MEDIA[key];
-      if (
-        kind &&
-        typeof item === 'string' &&
-        /^(https?:|\/)/.test(item) &&
-        !found.some((m) => m.url === item)
-      )
-        found.push({ kind, url: item, title: name });
-      else if (key !== 'request') mediaIn(item, name, found);
+    const item: Item = { title: typeof value.title === 'string' && value.title ? value.title : 'Result' };
+    for (const [key, kind] of Object.entries(KINDS)) {
+      const url = value[key];
+      if (isUrl(url) && !found.some((f) => f[kind] === url)) item[kind] = url;
     }
+    if (item.audio || item.video || item.image) found.push(item);
+    for (const [key, entry] of Object.entries(value)) if (key !== 'request') itemsIn(entry, found);
   }
   return found;
+}
+
+function ItemView({ item }: { item: Item }) {
+  if (item.audio)
+    return (
+      <article class="song" aria-label={`Song: ${item.title}`}>
+        {item.image && <img src={item.image} alt={`Cover of ${item.title}`} class="cover" />}
+        <div class="song-body">
+          <AudioWithWaveform url={item.audio} title={item.title} />
+          {item.video && (
+            <details>
+              <summary>Video</summary>
+              <video controls preload="none" src={item.video} aria-label={`Video: ${item.title}`} />
+            </details>
+          )}
+        </div>
+      </article>
+    );
+  if (item.video)
+    return (
+      <video
+        controls
+        preload="metadata"
+        src={item.video}
+        aria-label={`Video: ${item.title}`}
+        poster={item.image}
+      />
+    );
+  return <img src={item.image} alt={`Image: ${item.title}`} class="result-image" />;
 }
 
 interface Organic {
@@ -62,7 +86,7 @@ function fieldsOf(value: Json): [string, string][] {
 
 export function ResultView({ value }: { value: unknown }) {
   const json = value as Json;
-  const media = mediaIn(json);
+  const items = itemsIn(json);
   const organic =
     json && typeof json === 'object' && !Array.isArray(json) && Array.isArray(json.organic)
       ? (json.organic as Organic[])
@@ -75,15 +99,9 @@ export function ResultView({ value }: { value: unknown }) {
   const fields = isIdentity ? fieldsOf(json) : [];
   return (
     <div class="result">
-      {media.map((m) =>
-        m.kind === 'audio' ? (
-          <AudioWithWaveform key={m.url} url={m.url} title={m.title} />
-        ) : m.kind === 'video' ? (
-          <video key={m.url} controls preload="metadata" src={m.url} aria-label={`Video: ${m.title}`} />
-        ) : (
-          <img key={m.url} src={m.url} alt={`Image: ${m.title}`} class="result-image" />
-        ),
-      )}
+      {items.map((item) => (
+        <ItemView key={item.audio ?? item.video ?? item.image} item={item} />
+      ))}
       {organic && (
         <ol class="organic" aria-label="Search results">
           {organic.length === 0 && <li class="muted">No results: the index holds nothing that matches.</li>}

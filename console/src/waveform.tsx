@@ -49,6 +49,7 @@ export function AudioWithWaveform({ url, title }: { url: string; title: string }
   }, [url]);
   return (
     <figure class="audio">
+      <figcaption>{title}</figcaption>
       <canvas
         ref={canvas}
         class="waveform"
@@ -60,7 +61,6 @@ export function AudioWithWaveform({ url, title }: { url: string; title: string }
       />
       {failure && <p class="error">The waveform could not be drawn: {failure}</p>}
       <audio controls preload="metadata" src={url} aria-label={title} />
-      <figcaption>{title}</figcaption>
     </figure>
   );
 }

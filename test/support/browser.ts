@@ -45,7 +45,10 @@ export async function watchedPage(
   let problems: string[] = [];
   const outside: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error') problems.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
   });
   page.on('pageerror', (error) => problems.push(`exception: ${error.message}`));
   page.on('request', (request) => {

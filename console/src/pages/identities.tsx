@@ -32,7 +32,7 @@ async function base64Of(file: File): Promise<string> {
 }
 
 export function Identities() {
-  const list = useLoad(() => get<Page<IdentityRow>>('/identities?limit=200'), []);
+  const list = useLoad(() => get<Page<IdentityRow>>('/identities'), []);
   const [name, setName] = useState('');
   const [number, setNumber] = useState('');
   const [portrait, setPortrait] = useState<File>();

@@ -32,18 +32,20 @@ interface OpenApi {
 const STARTERS: Record<string, Values> = {
   '/serp/web': { query: 'search channels' },
   '/qrart/tasks': { content: 'https://example.com', prompt: 'a forest at dawn' },
-  '/tune/audios': { action: 'generate', prompt: 'a short calm piano jingle', instrumental: 'true' },
+  '/tune/audios': {
+    action: 'generate',
+    custom: 'true',
+    title: 'River Road',
+    style: 'folk, acoustic guitar, 160 bpm',
+    lyric:
+      '[Verse]\nWalking down the river road\nSinging softly all alone\n[Chorus]\nHold the light and let it glow',
+  },
   '/chatmodel/chat/completions': { messages: '[{"role": "user", "content": "Hello"}]', stream: 'true' },
   '/moon/chat/completions': { messages: '[{"role": "user", "content": "Hello"}]', stream: 'true' },
 };
 
-const GENERATIONS = new Set([
-  '/tune/audios',
-  '/clip/videos',
-  '/dance/videos',
-  '/maxi/videos',
-  '/qrart/tasks',
-]);
+/** The operations that stream a task's snapshots as ndjson when asked (QR art answers at once). */
+const GENERATIONS = new Set(['/tune/audios', '/clip/videos', '/dance/videos', '/maxi/videos']);
 
 async function operations(): Promise<Operation[]> {
   const response = await fetch('/openapi.json');

@@ -71,7 +71,7 @@ export function Requests() {
               onInput={(e) => setFilters({ ...filters, operation: e.currentTarget.value })}
             />
           </Field>
-          <Field label="Status">
+          <Field label="Status" hint="HTTP status class">
             <select
               value={filters.status}
               onChange={(e) => setFilters({ ...filters, status: e.currentTarget.value })}

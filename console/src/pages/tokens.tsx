@@ -98,9 +98,7 @@ export function Tokens() {
                   <td>{t.role}</td>
                   <td data-balance={t.name}>{t.unlimited ? 'unlimited' : num(t.balance)}</td>
                   <td>{num(t.spent)}</td>
-                  <td>
-                    {t.rate_per_second}/s · {t.concurrency} at once
-                  </td>
+                  <td>{t.role === 'admin' ? '—' : `${t.rate_per_second}/s · ${t.concurrency} at once`}</td>
                   <td>{when(t.expires_at)}</td>
                   <td>{when(t.last_used_at)}</td>
                   <td>

@@ -1,0 +1,288 @@
+/**
+ * The console in a real browser (Debian's Chromium): sign-in and sign-out, every page at a
+ * laptop's and a phone's width with no console error, no request leaving the server and no
+ * serious accessibility violation (axe-core), and an operator's work from end to end: a token
+ * made and used, topped up, its requests found on Requests, in Usage and its CSV, a channel
+ * disabled and traffic leaving it, and serp, QR art and music run from the Playground while the
+ * song's task is watched to its end. One server and one browser for the file.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, type TestServer } from '../support/server.js';
+import { startFakeSerpWeb, type FakeSerpWeb } from '../support/fake-serp-web.js';
+import { accessibilityViolations, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
+
+const PAGES = [
+  ['overview', 'Overview'],
+  ['tokens', 'Tokens'],
+  ['usage', 'Usage'],
+  ['requests', 'Requests'],
+  ['tasks', 'Tasks'],
+  ['channels', 'Channels'],
+  ['identities', 'Identities'],
+  ['playground', 'Playground'],
+  ['settings', 'Settings'],
+] as const;
+
+let server: TestServer;
+let browser: Browser;
+let laptop: WatchedPage;
+let page: Page;
+let admin: string;
+let secret: string;
+let near: FakeSerpWeb;
+let far: FakeSerpWeb;
+
+beforeAll(async () => {
+  [near, far] = await Promise.all([startFakeSerpWeb(), startFakeSerpWeb()]);
+  const upstream = (name: string, base: string, priority: number) => ({
+    name,
+    capability: 'serp',
+    type: 'passthrough',
+    base_url: base,
+    api_key: 'upstream-key',
+    priority,
+  });
+  server = await startServer({
+    channels: [upstream('web-near', near.baseUrl, 1), upstream('web-far', far.baseUrl, 2)],
+    'routing.retries': 0,
+  });
+  admin = await server.token({ name: 'ops', role: 'admin' });
+  browser = await launchBrowser();
+  laptop = await watchedPage(browser, server.url);
+  page = laptop.page;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await near?.close();
+  await far?.close();
+});
+
+/** Nothing went wrong on the page since the last look. */
+function expectClean(watched: WatchedPage) {
+  expect(watched.takeProblems()).toEqual([]);
+  expect(watched.outside).toEqual([]);
+}
+
+async function open(target: Page, id: string, title: string) {
+  await target.goto(`${server.url}/console/${id}`);
+  await target.getByRole('heading', { level: 1, name: title }).waitFor();
+  await target.waitForLoadState('networkidle');
+}
+
+/** What the page's elements are read for (the tests are typed without the DOM's types). */
+type Img = { complete: boolean; naturalWidth: number };
+type Player = { duration: number };
+
+const search = (query: string) => server.post('/serp/web', { query }, secret);
+
+describe('the console in a browser', () => {
+  it('signs in with an admin token; an unknown token and a client token are told why not', async () => {
+    await page.goto(`${server.url}/console/`);
+    const field = page.getByLabel('Admin token');
+    await field.fill('sy_not-a-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('the token is unknown or has been revoked');
+    await field.fill(await server.token({ name: 'someone' }));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('this is a client token; the console takes an admin token');
+    // The browser's own console logs each refused request; the page itself shows them above.
+    laptop.takeProblems();
+
+    await field.fill(admin);
+    await field.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const [cookie] = await page.context().cookies();
+    expect(cookie).toMatchObject({ name: 'switchyard_console', httpOnly: true, sameSite: 'Strict' });
+    expect(cookie?.value).not.toContain(admin);
+    // Nothing of the token is left where the page's scripts can read it.
+    expect(await page.evaluate('[document.cookie, localStorage.length, sessionStorage.length]')).toEqual([
+      '',
+      0,
+      0,
+    ]);
+    expectClean(laptop);
+  });
+
+  it('opens every page at a laptop and a phone width: no console error, no request elsewhere, no serious axe violation', async () => {
+    for (const [id, title] of PAGES) {
+      // Through the navigation, as a person would.
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: title }).click();
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.waitForLoadState('networkidle');
+      if (id !== 'overview') {
+        const focused = await page.evaluate('document.activeElement.id');
+        expect(focused, `${id}: focus moves to the heading`).toBe('page-title');
+      }
+      expect(await accessibilityViolations(page), id).toEqual([]);
+      expectClean(laptop);
+    }
+
+    const phone = await watchedPage(browser, server.url, { width: 390, height: 844 });
+    await phone.page.context().addCookies(await page.context().cookies());
+    for (const [id, title] of PAGES) {
+      await open(phone.page, id, title);
+      expect(await accessibilityViolations(phone.page), `${id} on a phone`).toEqual([]);
+      const overflow = await phone.page.evaluate('document.documentElement.scrollWidth - innerWidth');
+      expect(overflow, `${id} fits a phone's width`).toBeLessThanOrEqual(0);
+      expectClean(phone);
+    }
+    await phone.page.context().close();
+  });
+
+  it('is usable with the keyboard: the skip link first, then the navigation', async () => {
+    await open(page, 'overview', 'Overview');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Tokens');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Tokens' }).waitFor();
+    expectClean(laptop);
+  });
+
+  it('creates a token whose secret, shown once, works over HTTP, and tops it up', async () => {
+    await open(page, 'tokens', 'Tokens');
+    const form = page.getByRole('region', { name: 'New token' });
+    await form.getByLabel('Name').fill('acme');
+    await form.getByLabel('Credits').fill('100');
+    await form.getByRole('button', { name: 'Create token' }).click();
+    secret = (await page.locator('[data-secret]').first().textContent()) as string;
+    expect(secret).toMatch(/^sy_/);
+    expect((await search('first light')).status).toBe(200);
+    expect(near.received.map((r) => r.body.query)).toEqual(['first light']);
+
+    await page.getByRole('button', { name: 'acme' }).click();
+    await expect.poll(() => page.locator('[data-balance="acme"]').textContent()).toBe('100');
+    await page.reload();
+    await page.getByRole('button', { name: 'acme' }).click();
+    await expect.poll(() => page.locator('[data-balance="acme"]').textContent()).toBe('99');
+    const credits = page.getByRole('form', { name: 'Credits' });
+    await credits.getByLabel('Credits to add').fill('50');
+    await credits.getByLabel('Note').fill('invoice 42');
+    await credits.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('[data-balance="acme"]').textContent()).toBe('149');
+    // A deduction past zero is refused where it was asked.
+    await credits.getByLabel('Credits to add').fill('-1000');
+    await credits.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => credits.getByRole('alert').textContent()).toContain('below zero');
+    laptop.takeProblems();
+    expect(laptop.outside).toEqual([]);
+  });
+
+  it('finds the requests made on Requests, in Usage and in its CSV', async () => {
+    const answered = await search('second light');
+    const refused = await server.post('/serp/web', { query: '' }, secret);
+    expect([answered.status, refused.status]).toEqual([200, 400]);
+
+    await open(page, 'requests', 'Requests');
+    await page.getByLabel('Token').fill('acme');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const row = (trace: string) => page.getByRole('row').filter({ hasText: trace });
+    await row(answered.headers.get('x-trace-id') as string).waitFor();
+    await expect
+      .poll(() => row(refused.headers.get('x-trace-id') as string).textContent())
+      .toContain('bad_request');
+    await page.getByLabel('Status').selectOption('4xx');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Requests' }).getByRole('row').count()).toBe(2);
+
+    await open(page, 'usage', 'Usage');
+    const usage = page
+      .getByRole('table', { name: 'Usage rows' })
+      .getByRole('row')
+      .filter({ hasText: 'acme' });
+    await expect.poll(() => usage.textContent()).toMatch(/acmeserp\.web3\d*2\d*1\d*2/);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(csv.split(/\r?\n/)[0]).toBe('token,operation,requests,succeeded,failed,credits,p50_ms,p95_ms');
+    expect(csv).toMatch(/^acme,serp\.web,3,2,1,2,/m);
+    expectClean(laptop);
+  });
+
+  it('disables a channel, and the traffic leaves it', async () => {
+    await open(page, 'channels', 'Channels');
+    const nearRow = page.locator('tr[data-channel="web-near"]');
+    await nearRow.getByRole('button', { name: 'Disable web-near' }).click();
+    await expect.poll(() => nearRow.locator('.state').textContent()).toBe('disabled');
+    const before = near.received.length;
+    for (const query of ['one', 'two', 'three']) expect((await search(query)).status).toBe(200);
+    expect(near.received).toHaveLength(before);
+    expect(far.received.map((r) => r.body.query)).toEqual(['one', 'two', 'three']);
+    await page.reload();
+    const farRow = page.locator('tr[data-channel="web-far"]');
+    await expect.poll(() => farRow.locator('td').nth(4).textContent()).toBe('3');
+    expectClean(laptop);
+  });
+
+  it('runs serp, QR art and music from the Playground, and the song task is watched to its end on Tasks', async () => {
+    await open(page, 'playground', 'Playground');
+    await page.getByLabel('Client token').fill(secret);
+    await page.getByRole('button', { name: 'Run' }).click();
+    const results = page.getByRole('list', { name: 'Search results' });
+    await expect.poll(() => results.textContent()).toContain('search channels');
+
+    await page.getByLabel('Operation').selectOption('/qrart/tasks');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const image = page.getByRole('img', { name: /^Image:/ });
+    await image.or(page.getByRole('alert')).waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await expect
+      .poll(() =>
+        image.evaluate((img) =>
+          (img as unknown as Img).complete ? (img as unknown as Img).naturalWidth : 0,
+        ),
+      )
+      .toBeGreaterThan(500);
+
+    await page.getByLabel('Operation').selectOption('/tune/audios');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const tasks = await watchedPage(browser, server.url);
+    await tasks.page.context().addCookies(await page.context().cookies());
+    await open(tasks.page, 'tasks', 'Tasks');
+    const song = tasks.page.locator('tr[data-task]').filter({ hasText: 'tune.audios' });
+    const seen = new Set<string>();
+    for (let i = 0; i < 180 && !seen.has('succeeded'); i++) {
+      seen.add((await song.locator('.state').textContent({ timeout: 10_000 })) as string);
+      await tasks.page.waitForTimeout(500);
+    }
+    expect(seen.has('running') || seen.has('queued'), `states seen: ${[...seen]}`).toBe(true);
+    expect(seen.has('succeeded')).toBe(true);
+    await expect.poll(() => song.getByRole('progressbar').getAttribute('aria-label')).toBe('progress 100%');
+    expectClean(tasks);
+    await tasks.page.context().close();
+
+    const waveform = page.getByRole('img', { name: 'Waveform of River Road' }).first();
+    await expect.poll(() => waveform.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('yes');
+    const audio = page.locator('audio').first();
+    await expect
+      .poll(() => audio.evaluate((a) => (a as unknown as Player).duration), { timeout: 15_000 })
+      .toBeGreaterThan(5);
+    expectClean(laptop);
+  }, 150_000);
+
+  it('signs out, and the session ends on the server', async () => {
+    const [cookie] = await page.context().cookies();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token').waitFor();
+    const after = await fetch(`${server.url}/admin/api/v1/overview`, {
+      headers: { cookie: `${cookie?.name}=${cookie?.value}` },
+    });
+    expect(after.status).toBe(401);
+    await page.goto(`${server.url}/console/tokens`);
+    await page.getByLabel('Admin token').waitFor();
+    laptop.takeProblems(); // the signed-out check of the session is a 401 the browser logs
+    expect(laptop.outside).toEqual([]);
+  });
+});
