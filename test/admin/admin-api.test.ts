@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN_ROUTES } from '../../src/admin/routes.js';
+import { OPERATIONS } from '../../src/contract/table.js';
 import { BACKENDS } from '../support/backends.js';
 import { pollTask } from '../support/poll.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -108,6 +110,24 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect((await call('GET', `${BASE}/tokens`, undefined, 'sy_unknown')).status).toBe(401);
     expect((await fetch(`${server.url}${BASE}/overview`)).status).toBe(401);
     expect((await call('GET', `${BASE}/nothing`)).body.error).toMatchObject({ code: 'no_api' });
+    // Every admin route refuses the client token, every operation the admin token.
+    for (const route of ADMIN_ROUTES) {
+      const answer = await call(route.method, `${BASE}${route.url.replace(/:\w+/g, 'x')}`, undefined, client);
+      expect([route.method, route.url, answer.status, (answer.body.error as { code: string }).code]).toEqual([
+        route.method,
+        route.url,
+        403,
+        'forbidden',
+      ]);
+    }
+    for (const operation of OPERATIONS) {
+      const answer = await server.post(operation.path, {}, admin);
+      expect([operation.path, answer.status, (answer.body.error as { code: string }).code]).toEqual([
+        operation.path,
+        403,
+        'forbidden',
+      ]);
+    }
   });
 
   it('creates, reads, edits, regenerates and revokes tokens, each secret shown once', async () => {
