@@ -8,6 +8,9 @@ PORT ?= 8080
 # artistic codes with.
 DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core
 OCR_SERVER := dist/native/ocr-server
+# mallopt and malloc_trim for `serve` and `worker` (native/malloc.c), against the running Node's headers.
+MALLOC_ADDON := dist/native/malloc.node
+NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '../../include/node')")
 STAMP := node_modules/.installed
 # The console (console/, a Preact app built by Vite), served by the server at /console.
 CONSOLE := console/dist/index.html
@@ -31,7 +34,7 @@ $(STAMP): package.json package-lock.json
 
 deps: $(STAMP)
 
-build: deps $(OCR_SERVER) $(CONSOLE)
+build: deps $(OCR_SERVER) $(MALLOC_ADDON) $(CONSOLE)
 	npx tsc -p tsconfig.build.json
 
 $(CONSOLE): $(STAMP) $(CONSOLE_SOURCES)
@@ -42,6 +45,11 @@ $(OCR_SERVER): native/ocr-server.cpp
 	@$(MAKE) --no-print-directory debian
 	@mkdir -p $(@D)
 	g++ -O2 -std=c++17 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs tesseract lept)
+
+$(MALLOC_ADDON): native/malloc.c
+	@$(MAKE) --no-print-directory debian
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -shared -fPIC -I$(NODE_INCLUDE) -o $@ $<
 
 run: setup
 	@mkdir -p data

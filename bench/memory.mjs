@@ -2,7 +2,8 @@
 // credited token and one chat channel to a loopback upstream (bench/chat-upstream.mjs): idle
 // after start, the most it reached under a mixed load (chat relayed at 16 connections, searches,
 // QR art tasks), and idle again 10 s after the load stopped.
-// Usage: node bench/memory.mjs [--minutes 10] [--settle-seconds 10]
+// Usage: node bench/memory.mjs [--minutes 10] [--settle-seconds 10]; a fraction of a minute
+// (--minutes 0.5) makes a quick run to iterate with, the reported figures come from the default.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

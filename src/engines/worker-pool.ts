@@ -2,7 +2,10 @@
  * Engine work off the event loop: a QR render or a song takes from tens of milliseconds to
  * seconds of CPU, which would otherwise hold up every request the process serves. A pool runs one
  * worker script; each worker takes one call at a time, the rest wait in order. Workers start on
- * first use and are reused. Errors come back as the classes the caller tells apart.
+ * first use and are reused while work keeps coming; a worker left idle for `idleMs` ends, so an
+ * idle pool holds no thread (each worker is a V8 isolate whose heap, tens of megabytes after a
+ * few renders, is otherwise kept for good) and grows again on the next call. Errors come back as
+ * the classes the caller tells apart.
  */
 import { Worker } from 'node:worker_threads';
 import { buffersOf } from './transferables.js';
@@ -58,10 +61,18 @@ export function scriptNextTo(base: string, name: string): URL {
   return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
 }
 
+/**
+ * How long a worker waits for its next call before it ends: long enough to stay through a burst
+ * of tasks, short enough that an idle server is back to its starting memory seconds after its
+ * load stops. Starting a worker again costs some tens of milliseconds.
+ */
+export const IDLE_MS = 5000;
+
 export class WorkerPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Pending>();
   private readonly queue: Pending[] = [];
+  private readonly ending = new Map<Worker, NodeJS.Timeout>();
   private started = 0;
   private next = 1;
 
@@ -69,7 +80,13 @@ export class WorkerPool {
     private readonly script: URL,
     private readonly size: number,
     private readonly errors: ErrorClasses = {},
+    private readonly idleMs = IDLE_MS,
   ) {}
+
+  /** Worker threads running now, busy or idle: 0 once the pool has been idle for `idleMs`. */
+  get threads(): number {
+    return this.started;
+  }
 
   call<T>(method: string, args: unknown[], options: RunOptions = {}): Promise<T> {
     return new Promise((resolve, reject) => {
@@ -89,6 +106,8 @@ export class WorkerPool {
   async close(): Promise<void> {
     const workers = [...this.idle, ...this.busy.keys()];
     this.idle.length = 0;
+    for (const timer of this.ending.values()) clearTimeout(timer);
+    this.ending.clear();
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
@@ -96,6 +115,8 @@ export class WorkerPool {
     while (this.queue.length > 0) {
       const worker = this.idle.pop() ?? (this.started < this.size ? this.spawn() : undefined);
       if (!worker) return;
+      clearTimeout(this.ending.get(worker));
+      this.ending.delete(worker);
       const call = this.queue.shift() as Pending;
       this.busy.set(worker, call);
       // A call in progress keeps the process alive; an idle worker does not.
@@ -123,16 +144,34 @@ export class WorkerPool {
         else call.reject(new (this.errors[reply.error.kind] ?? Error)(reply.error.message));
       }
       this.dispatch();
+      if (this.idle.includes(worker)) this.endWhenIdle(worker);
     });
     worker.on('error', (error) => {
       // A worker that died takes its call with it; a new one replaces it.
       const call = this.busy.get(worker);
       this.busy.delete(worker);
+      clearTimeout(this.ending.get(worker));
+      this.ending.delete(worker);
+      if (this.idle.includes(worker)) this.idle.splice(this.idle.indexOf(worker), 1);
       this.started -= 1;
       call?.reject(error);
       this.dispatch();
     });
     return worker;
+  }
+
+  /** Ends `worker` if no call takes it within `idleMs`. */
+  private endWhenIdle(worker: Worker): void {
+    const timer = setTimeout(() => {
+      this.ending.delete(worker);
+      const at = this.idle.indexOf(worker);
+      if (at < 0) return;
+      this.idle.splice(at, 1);
+      this.started -= 1;
+      void worker.terminate();
+    }, this.idleMs);
+    // An idle pool never keeps the process alive.
+    this.ending.set(worker, timer.unref());
   }
 }
 

@@ -1,0 +1,54 @@
+/**
+ * The engines' worker pool gives its threads back when idle: each worker is a V8 isolate whose
+ * heap and buffers a server would otherwise keep after its load stops. Real QR renders, on the
+ * renderer's own worker script.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { WorkerPool } from '../../src/engines/worker-pool.js';
+import type { QrArt, QrArtRequest } from '../../src/engines/qr/index.js';
+import { decodeWithJsqr } from '../support/qr-decoders.js';
+
+const SCRIPT = new URL('../../src/engines/qr/render-worker.ts', import.meta.url);
+const IDLE_MS = 300;
+const pools: WorkerPool[] = [];
+
+function pool(): WorkerPool {
+  const made = new WorkerPool(SCRIPT, 2, {}, IDLE_MS);
+  pools.push(made);
+  return made;
+}
+
+const request = (content: string): QrArtRequest => ({
+  content,
+  type: 'text',
+  ecl: 'H',
+  seed: 7,
+  aspectRatio: '1:1',
+});
+
+async function render(on: WorkerPool, content: string): Promise<string | null> {
+  const art = await on.call<Omit<QrArt, 'png'> & { png: Uint8Array }>('render', [request(content)]);
+  return decodeWithJsqr(Buffer.from(art.png));
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((made) => made.close()));
+});
+
+describe('WorkerPool', () => {
+  it('ends its idle workers and starts them again for the next call, which renders', async () => {
+    const renders = pool();
+    expect(renders.threads).toBe(0);
+    const both = Promise.all([render(renders, 'first one'), render(renders, 'second one')]);
+    expect(renders.threads).toBe(2);
+    expect(await both).toEqual(['first one', 'second one']);
+
+    await sleep(IDLE_MS * 3);
+    expect(renders.threads).toBe(0);
+
+    expect(await render(renders, 'after the pool shrank')).toBe('after the pool shrank');
+    expect(renders.threads).toBe(1);
+  });
+});
