@@ -66,7 +66,7 @@ export function scriptNextTo(base: string, name: string): URL {
  * of tasks, short enough that an idle server is back to its starting memory seconds after its
  * load stops. Starting a worker again costs some tens of milliseconds.
  */
-export const IDLE_MS = 5000;
+const IDLE_MS = 5000;
 
 export class WorkerPool {
   private readonly idle: Worker[] = [];
