@@ -23,8 +23,14 @@ function sqlitePath(url: string): string {
   return path;
 }
 
-/** Distinct statements kept prepared; past it the cache starts over (multi-row inserts vary). */
+/** Distinct statements kept prepared; past it the cache starts over. */
 const STATEMENTS = 1000;
+/**
+ * Longer statements are prepared each time: they are the multi-row inserts of batches, whose text
+ * varies with the batch size and each of which writes enough rows to dwarf its preparing; kept,
+ * hundreds of them would hold megabytes for the life of the process.
+ */
+const CACHED_CHARS = 2048;
 
 /**
  * The database as Kysely's SQLite driver sees it, with each statement prepared once: the driver
@@ -42,6 +48,7 @@ function withPreparedStatements(
       sqlite.close();
     },
     prepare: (text: string) => {
+      if (text.length > CACHED_CHARS) return sqlite.prepare(text);
       let statement = prepared.get(text);
       if (!statement) {
         if (prepared.size >= STATEMENTS) prepared.clear();
