@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Services } from '../services.js';
 import { registerErrorHandling } from './errors.js';
 import { registerOperations } from './operations.js';
+import { registerOriginRoutes } from './origin-routes.js';
 import { registerFiles } from './files.js';
 import { registerKeptFiles } from './kept-files.js';
 import { registerHealth } from './health.js';
@@ -66,6 +67,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   registerErrorHandling(app, config.limits.body_bytes);
   registerOperations(app, services);
+  registerOriginRoutes(app, services);
   registerConsole(app, services.tokens, config.public_base_url);
   registerAdmin(app, services.tokens, services.admin);
   registerAccount(app, services);

@@ -19,9 +19,9 @@ import { answerRetrieval } from '../tasks/retrieval.js';
 import { answerTask } from './task-requests.js';
 import type { Caller } from './caller.js';
 
-const OTHER_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+export const OTHER_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-function gate(services: Services, operation: Operation) {
+export function gate(services: Services, operation: Operation) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const accept = negotiate(request.headers.accept, operation.accept);
     if (!accept) {
@@ -63,14 +63,14 @@ function gate(services: Services, operation: Operation) {
   };
 }
 
-async function validate(request: FastifyRequest) {
+export async function validate(request: FastifyRequest) {
   const caller = request.caller as Caller;
   const { violations, body } = validateRequest(caller.operation, request.body);
   if (violations.length > 0) throw badRequest(violations);
   request.body = body;
 }
 
-function handler(services: Services) {
+export function handler(services: Services) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller as Caller;
     const { operation, token } = caller;
