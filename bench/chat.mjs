@@ -1,18 +1,21 @@
 // Chat gateway cost: OpenAI-format chat completions through a fake upstream on loopback that
-// answers at once (bench/chat-upstream.mjs), sent (1) to the upstream directly, (2) through
-// Switchyard (`/chatmodel/chat/completions`, the real `serve` from dist/ with one channel to the
-// upstream) and (3) through the Portkey gateway (@portkey-ai/gateway, installed from npm into a
-// temporary folder by this script, one Node process, `x-portkey-provider: openai` with
-// `x-portkey-custom-host` pointing at the upstream), each non-streamed and streamed, each server
-// in its own process, in one run.
+// answers at once (bench/chat-upstream.mjs), sent (1) to the upstream directly, (2) through the
+// Portkey gateway (@portkey-ai/gateway, installed from npm into a temporary folder by this script,
+// one Node process, `x-portkey-provider: openai` with `x-portkey-custom-host` pointing at the
+// upstream), and through Switchyard (`/chatmodel/chat/completions`, the real `serve` from dist/
+// with one channel to the upstream) with (3) an unlimited token and (4) a credited one (each
+// request held, settled and recorded against its balance, as most tokens in use are), each server
+// in its own process, all in one run: for each mode (non-streamed, streamed) the four are measured
+// in turn, and the turns repeat for `--rounds` rounds, so that background load falls on all alike;
+// the medians over the rounds are compared.
 // Throughput: autocannon at moderate load after a warm-up. Latency: requests sent one at a time,
 // timed with process.hrtime (autocannon counts whole milliseconds); for a gateway, each request is
 // paired with one straight to the upstream, so that the added latency compares like with like.
-// Usage: node bench/chat.mjs [--duration 10] [--connections 16] [--warmup 3] [--samples 2000]
-//   [--latency-seconds 15] [--portkey-version 1.15.2] [--hono-node-server 1.13.8|none]
-//   [--no-portkey] [--cpu-prof DIR] [--credits N]
-// --credits N gives Switchyard's token a balance of N credits (each request is then reserved,
-// settled and recorded against it), as most tokens in use are; without it the token is unlimited.
+// Usage: node bench/chat.mjs [--duration 8] [--connections 32] [--rounds 2] [--warmup 3]
+//   [--samples 2000] [--latency-seconds 5] [--credits 100000000] [--portkey-version 1.15.2]
+//   [--hono-node-server 1.13.8|none] [--no-portkey] [--cpu-prof DIR]
+// --credits N is the credited token's balance; --cpu-prof writes both Switchyard servers' CPU
+// profiles into DIR (bench/profile-summary.mjs reads them).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,20 +29,22 @@ import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '16' },
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '3' },
     samples: { type: 'string', default: '2000' },
-    'latency-seconds': { type: 'string', default: '15' },
+    'latency-seconds': { type: 'string', default: '5' },
     'portkey-version': { type: 'string', default: '1.15.2' },
     'hono-node-server': { type: 'string', default: '1.13.8' },
     'no-portkey': { type: 'boolean', default: false },
-    credits: { type: 'string' },
+    credits: { type: 'string', default: '100000000' },
     'cpu-prof': { type: 'string' },
   },
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
+const rounds = Number(values.rounds);
 const warmup = Number(values.warmup);
 const samples = Number(values.samples);
 const latencySeconds = Number(values['latency-seconds']);
@@ -124,8 +129,11 @@ async function upstreamStats(upstream) {
   return answer.body.json();
 }
 
-/** The real server: `switchyard serve --config FILE` from dist/, with a token made by the CLI. */
-async function startSwitchyard(upstream) {
+/**
+ * The real server: `switchyard serve --config FILE` from dist/, with a token made by the CLI that
+ * has `credits` (undefined: unlimited).
+ */
+async function startSwitchyard(upstream, name, credits) {
   if (!existsSync(cli))
     throw new Error('dist/ is missing: run `make setup` (or `npx tsc -p tsconfig.build.json`)');
   const dir = temporaryDir('switchyard-bench-chat-');
@@ -141,16 +149,18 @@ async function startSwitchyard(upstream) {
     upstreamUrl: upstream.base_url,
     model: MODEL,
     name: 'bench-chat',
-    credits: values.credits,
+    credits,
     // Tokens made without --rate and --concurrency: no rate or concurrency limit.
     extra: { tokens: { default_rate_per_second: null, default_concurrency: null } },
   });
   if (created.rate_per_second !== 'unlimited')
     throw new Error(`the bench token is rate-limited: ${JSON.stringify(created)}`);
-  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+  const profile = values['cpu-prof']
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], name)}`]
+    : [];
   const child = startChild([...profile, cli, 'serve', '--config', file], { env });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(`${url}/readyz`, child, 'switchyard');
+  await waitUntilUp(`${url}/readyz`, child, name);
   return {
     child,
     url: `${url}/chatmodel/chat/completions`,
@@ -387,7 +397,8 @@ const report = {
     warmup_s: warmup,
     latency_samples_max: samples,
     latency_seconds_max: latencySeconds,
-    switchyard_token_credits: values.credits ? Number(values.credits) : 'unlimited',
+    rounds,
+    credited_token_credits: Number(values.credits),
   },
   portkey: { requested_version: portkeyVersion, hono_node_server_override: honoNodeServer },
   results: [],
@@ -416,7 +427,8 @@ const direct = {
 // All servers are up from the start (an idle one costs nothing), so that within a mode the three
 // rows are measured back to back, under the same background load.
 const targets = [['upstream', direct]];
-targets.push(['switchyard', await startSwitchyard(upstream)]);
+targets.push(['switchyard', await startSwitchyard(upstream, 'switchyard')]);
+targets.push(['switchyard-credited', await startSwitchyard(upstream, 'switchyard-credited', values.credits)]);
 if (install) {
   try {
     targets.push(['portkey', await startPortkey(install, upstream)]);
@@ -426,52 +438,81 @@ if (install) {
   }
 }
 
-for (const mode of ['plain', 'stream']) {
-  for (const [name, target] of targets) {
-    process.stdout.write(`${name} ${mode} … `);
-    const row = await measure(name, target, mode, upstream, name === 'upstream' ? null : direct);
-    if (row.error && name === 'upstream') throw new Error(`the bench upstream itself fails: ${row.error}`);
-    if (row.error && target.child?.stderrTail) {
-      const said = target.child.stderrTail.split('\n').find((l) => /error/i.test(l));
-      if (said) row.error += ` (its stderr: ${said.trim().slice(0, 300)})`;
+for (let round = 1; round <= rounds; round += 1) {
+  for (const mode of ['plain', 'stream']) {
+    for (const [name, target] of targets) {
+      process.stdout.write(`round ${round}: ${name} ${mode} … `);
+      const measured = await measure(name, target, mode, upstream, name === 'upstream' ? null : direct);
+      const row = { round, ...measured };
+      if (row.error && name === 'upstream') throw new Error(`the bench upstream itself fails: ${row.error}`);
+      if (row.error && target.child?.stderrTail) {
+        const said = target.child.stderrTail.split('\n').find((l) => /error/i.test(l));
+        if (said) row.error += ` (its stderr: ${said.trim().slice(0, 300)})`;
+      }
+      report.results.push(row);
+      console.log(
+        row.error ? `FAILED ${row.error}` : `${row.requests_per_second} req/s, p50 ${row.latency_ms.p50} ms`,
+      );
     }
-    report.results.push(row);
-    console.log(
-      row.error ? `FAILED ${row.error}` : `${row.requests_per_second} req/s, p50 ${row.latency_ms.p50} ms`,
-    );
   }
 }
 for (const [, target] of targets) if (target.child) await stopChild(target.child);
 await stopChild(upstream.child);
 report.machine.load_average_at_end = loadavg().map((x) => Number(x.toFixed(2)));
 
-// --- ratios, targets, table ----------------------------------------------------------------------
+// --- medians, ratios, targets, table --------------------------------------------------------------
 
-const find = (server, mode) => report.results.find((r) => r.server === server && r.mode === mode && !r.error);
-report.ratio = {};
-report.targets = {
-  throughput_vs_portkey_min: 5,
-  p50_added_ms_max: 1,
+const SERVERS = ['upstream', 'portkey', 'switchyard', 'switchyard-credited'];
+const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-for (const mode of ['plain', 'stream']) {
-  const sy = find('switchyard', mode);
-  const pk = find('portkey', mode);
-  const up = find('upstream', mode);
-  report.ratio[mode] = {
-    switchyard_over_portkey_throughput:
-      sy && pk ? Number((sy.requests_per_second / pk.requests_per_second).toFixed(2)) : null,
-    switchyard_over_upstream_throughput:
-      sy && up ? Number((sy.requests_per_second / up.requests_per_second).toFixed(3)) : null,
-    portkey_over_switchyard_cpu_per_request:
-      sy?.cpu_us_per_request && pk?.cpu_us_per_request
-        ? Number((pk.cpu_us_per_request / sy.cpu_us_per_request).toFixed(2))
-        : null,
-    portkey_over_upstream_throughput:
-      pk && up ? Number((pk.requests_per_second / up.requests_per_second).toFixed(3)) : null,
+/** The median over the rounds of each measure of (server, mode); null when no round succeeded. */
+function medianRow(server, mode) {
+  const rows = report.results.filter((r) => r.server === server && r.mode === mode && !r.error);
+  if (rows.length === 0) return null;
+  const of = (pick) => {
+    const values = rows.map(pick).filter((v) => typeof v === 'number');
+    return values.length === 0 ? null : Number(median(values).toFixed(3));
   };
-  report.targets[mode] = {
-    throughput_met: sy && pk ? sy.requests_per_second >= 5 * pk.requests_per_second : null,
-    p50_added_met: sy ? sy.added_ms.p50 <= 1 : null,
+  return {
+    server,
+    mode,
+    rounds: rows.length,
+    requests_per_second: Math.round(of((r) => r.requests_per_second)),
+    cpu_us_per_request: of((r) => r.cpu_us_per_request),
+    latency_p50_ms: of((r) => r.latency_ms.p50),
+    added_p50_ms: of((r) => r.added_ms?.p50),
+    added_p99_ms: of((r) => r.added_ms?.p99),
+    failures: rows.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+report.medians = [];
+for (const mode of ['plain', 'stream'])
+  for (const server of SERVERS) {
+    const row = medianRow(server, mode);
+    if (row) report.medians.push(row);
+  }
+const find = (server, mode) => report.medians.find((r) => r.server === server && r.mode === mode);
+const ratio = (a, b, digits = 2) => (a && b ? Number((a / b).toFixed(digits)) : null);
+
+report.targets = {
+  credited_over_portkey_throughput_min: 6,
+  credited_over_portkey_throughput_aim: 10,
+  credited_over_upstream_throughput_aim: 0.25,
+  credited_over_unlimited_cpu_max: 1.15,
+  added_p50_ms_max: 1,
+};
+report.ratio = {};
+for (const mode of ['plain', 'stream']) {
+  const [up, pk, un, cr] = SERVERS.map((server) => find(server, mode));
+  report.ratio[mode] = {
+    credited_over_portkey_throughput: ratio(cr?.requests_per_second, pk?.requests_per_second),
+    unlimited_over_portkey_throughput: ratio(un?.requests_per_second, pk?.requests_per_second),
+    credited_over_upstream_throughput: ratio(cr?.requests_per_second, up?.requests_per_second, 3),
+    credited_over_unlimited_cpu_per_request: ratio(cr?.cpu_us_per_request, un?.cpu_us_per_request),
+    portkey_over_credited_cpu_per_request: ratio(pk?.cpu_us_per_request, cr?.cpu_us_per_request),
   };
 }
 
@@ -481,11 +522,12 @@ console.log(
   `load average at start ${m.load_average_at_start.join(' ')}, at end ${m.load_average_at_end.join(' ')}`,
 );
 console.log(
-  `${duration} s per row after ${warmup} s of warm-up, ${connections} connections; ` +
+  `${rounds} rounds; ${duration} s per row after ${warmup} s of warm-up, ${connections} connections; ` +
     `cpu µs/req: the server process's own CPU time per request under that load; ` +
     `latency: one request at a time, +p50/+p99 over the direct path measured alongside\n`,
 );
 const header = [
+  'round',
   'server',
   'mode',
   'req/s',
@@ -494,21 +536,20 @@ const header = [
   'p99 ms',
   '+p50 ms',
   '+p99 ms',
-  'load p50',
-  'load p99',
   'failures',
 ];
-const widths = [11, 7, 8, 12, 9, 9, 9, 9, 9, 9, 10];
+const widths = [6, 20, 7, 8, 12, 9, 9, 9, 9, 10];
 const line = (cells) =>
-  cells.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('');
+  cells.map((c, i) => (i < 3 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('');
 console.log(line(header));
 for (const r of report.results) {
   if (r.error) {
-    console.log(`${line([r.server, r.mode])}   failed: ${r.error.slice(0, 300)}`);
+    console.log(`${line([r.round, r.server, r.mode])}   failed: ${r.error.slice(0, 300)}`);
     continue;
   }
   console.log(
     line([
+      r.round,
       r.server,
       r.mode,
       r.requests_per_second,
@@ -517,8 +558,26 @@ for (const r of report.results) {
       r.latency_ms.p99,
       r.added_ms?.p50 ?? '',
       r.added_ms?.p99 ?? '',
-      r.load_latency_ms.p50,
-      r.load_latency_ms.p99,
+      r.failures,
+    ]),
+  );
+}
+console.log('\nmedians over the rounds');
+console.log(
+  line(['', 'server', 'mode', 'req/s', 'cpu µs/req', 'p50 ms', '', '+p50 ms', '+p99 ms', 'failures']),
+);
+for (const r of report.medians) {
+  console.log(
+    line([
+      '',
+      r.server,
+      r.mode,
+      r.requests_per_second,
+      r.cpu_us_per_request ?? 'n/a',
+      r.latency_p50_ms,
+      '',
+      r.added_p50_ms ?? '',
+      r.added_p99_ms ?? '',
       r.failures,
     ]),
   );
@@ -537,19 +596,27 @@ else
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')} (installed in ${report.portkey.install_seconds} s)`,
   );
+const verdict = (value, met) => (value === null ? 'n/a' : `${value} (${met ? 'met' : 'NOT met'})`);
+const t = report.targets;
 for (const mode of ['plain', 'stream']) {
-  const ratio = report.ratio[mode].switchyard_over_portkey_throughput;
-  const target = report.targets[mode];
-  const sy = find('switchyard', mode);
+  const r = report.ratio[mode];
+  const credited = find('switchyard-credited', mode);
   console.log(
-    `${mode.padEnd(6)} switchyard / portkey throughput: ${ratio === null ? 'n/a' : `×${ratio}`}` +
-      ` (target ≥ ×5: ${target.throughput_met === null ? 'n/a' : target.throughput_met ? 'met' : 'NOT met'});` +
-      ` switchyard added p50 ${sy ? `${sy.added_ms.p50} ms` : 'n/a'}` +
-      ` (target ≤ 1 ms: ${target.p50_added_met === null ? 'n/a' : target.p50_added_met ? 'met' : 'NOT met'})`,
+    `${mode.padEnd(6)} credited / portkey throughput ×${r.credited_over_portkey_throughput ?? 'n/a'}` +
+      ` (floor ×${t.credited_over_portkey_throughput_min}, aim ×${t.credited_over_portkey_throughput_aim});` +
+      ` unlimited / portkey ×${r.unlimited_over_portkey_throughput ?? 'n/a'};` +
+      ` credited / mock ${r.credited_over_upstream_throughput ?? 'n/a'} (aim ${t.credited_over_upstream_throughput_aim})`,
   );
-  const cpu = report.ratio[mode].portkey_over_switchyard_cpu_per_request;
-  if (cpu !== null) console.log(`${''.padEnd(6)} CPU per request, portkey / switchyard: ×${cpu}`);
+  console.log(
+    `${''.padEnd(6)} CPU per request credited / unlimited: ` +
+      verdict(
+        r.credited_over_unlimited_cpu_per_request,
+        r.credited_over_unlimited_cpu_per_request <= t.credited_over_unlimited_cpu_max,
+      ) +
+      `, target ≤ ×${t.credited_over_unlimited_cpu_max}; portkey / credited ×${r.portkey_over_credited_cpu_per_request ?? 'n/a'};` +
+      ` credited added p50 ${verdict(credited?.added_p50_ms ?? null, credited?.added_p50_ms <= t.added_p50_ms_max)} ms, target ≤ ${t.added_p50_ms_max} ms`,
+  );
 }
 if (report.portkey.note) console.log(`note: ${report.portkey.note}`);
 saveReport('chat', report);
-if (report.results.some((r) => r.server === 'switchyard' && r.error)) process.exitCode = 1;
+if (report.results.some((r) => r.server.startsWith('switchyard') && r.error)) process.exitCode = 1;
