@@ -32,6 +32,9 @@ import { Metrics } from './http/metrics.js';
 import { ChannelBoard, channelEntries, type ChannelEntry } from './providers/channel-board.js';
 import { Admin } from './admin/index.js';
 import { watchChannelStates } from './admin/channels.js';
+import { ChannelHealth } from './admin/channel-health.js';
+import { Alerts } from './admin/alerts.js';
+import { watchBalances } from './admin/balance-alerts.js';
 import { startRetention } from './admin/retention.js';
 import { OPERATIONS } from './contract/table.js';
 
@@ -71,8 +74,8 @@ export interface ServiceOptions {
   providers?: Providers;
 }
 
-/** How often a node asks whether an operator switched a channel off or on. */
-const CHANNEL_CHANGES_MS = 1000;
+/** How often a node asks whether an operator or health checks switched a channel off or on. */
+const CHANNEL_CHANGES_MS = 250;
 
 /** A local engine can take work when the providers serve its family. */
 function probeLocal(services: Services, entry: ChannelEntry): { ok: boolean; detail: string } {
@@ -130,6 +133,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   );
   const tokens = new Tokens(db, config.tokens.cache_ms);
   const board = new ChannelBoard(channelEntries(config));
+  const metrics = new Metrics();
+  const alerts = new Alerts(
+    guard,
+    metrics,
+    {
+      url: config.alerts.webhook_url,
+      secret: config.alerts.webhook_secret,
+      timeoutMs: config.callbacks.timeout_ms,
+      backoffSeconds: config.callbacks.backoff_seconds,
+    },
+    log,
+  );
+  const health = new ChannelHealth(db, board, config, alerts, metrics, log);
   if (config.tokens.cache_ms > 0)
     await tokens.watchChanges(TOKEN_CHANGES_MS, onError('token changes not read'));
   const runner = new TaskRunner(
@@ -169,7 +185,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       options.providers ??
       providersFrom(config, { db, media: { guard, blobs, publicBaseUrl: config.public_base_url }, board }),
     guard,
-    metrics: new Metrics(),
+    metrics,
     redis: shared?.connections ?? [],
     board,
     admin: new Admin({
@@ -178,6 +194,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       tokens,
       board,
       localProbe: (entry) => probeLocal(services, entry),
+      health,
       tasks: {
         store: taskStore,
         queue,
@@ -191,6 +208,21 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   services.stopAdmin.push(
     await watchChannelStates(db, board, CHANNEL_CHANGES_MS, onError('channel switches not read')),
   );
+  health.start();
+  services.stopAdmin.push(
+    () => health.stop(),
+    () => alerts.close(),
+  );
+  if (config.alerts.low_balance_credits !== undefined)
+    services.stopAdmin.push(
+      watchBalances(
+        db,
+        alerts,
+        config.alerts.low_balance_credits,
+        config.alerts.balance_check_seconds * 1000,
+        log,
+      ),
+    );
   return services;
 }
 

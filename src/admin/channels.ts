@@ -2,7 +2,8 @@
  * Channels as the operator steers them: every channel of every capability (local engines as
  * kind `local`), its state, last probe and last five minutes; disable, enable and probe. Which
  * channels are disabled lives in the database, and every node reads it again within a second of
- * a change, so a channel disabled on one node is skipped by all. A channel's key is never shown.
+ * a change, so a channel disabled on one node is skipped by all; health checks disable and enable
+ * channels the same way (channel-health.ts). A channel's key is never shown.
  */
 import type { Db } from '../store/database.js';
 import { sql } from 'kysely';
@@ -11,6 +12,8 @@ import { OPERATIONS } from '../contract/table.js';
 import { audit } from './audit.js';
 import { add, BUCKET_SQL, percentile, type Histogram } from './latency-histogram.js';
 import { iso, notFound } from './values.js';
+import type { Config } from '../config/index.js';
+import { probeUpstream, type ChannelHealth } from './channel-health.js';
 
 export type ChannelState = 'ok' | 'cooling' | 'disabled' | 'auto_disabled';
 
@@ -25,6 +28,8 @@ export interface ChannelRow {
   models: string[];
   state: ChannelState;
   disabled_by: string | null;
+  /** Why health checks disabled the channel, while `state` is `auto_disabled`. */
+  auto_reason: string | null;
   last_probe: { at: string | null; ok: boolean; latency_ms: number | null; detail: string | null } | null;
   /** The last five minutes: calls, the share that succeeded, the median time. */
   calls: number;
@@ -35,30 +40,16 @@ export interface ChannelRow {
 /** Whether a local engine can take work: the server checks its providers; the CLI cannot. */
 export type LocalProbe = (entry: ChannelEntry) => { ok: boolean; detail: string };
 
-const PROBE_TIMEOUT_MS = 5000;
 const FIVE_MINUTES = 5 * 60_000;
-
-async function probeUpstream(baseUrl: string): Promise<{ ok: boolean; detail: string }> {
-  try {
-    // No key is sent: the probe asks whether the upstream answers at all, and an answer of any
-    // status short of a server fault says it does.
-    const response = await fetch(baseUrl, {
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-      redirect: 'manual',
-    });
-    await response.body?.cancel();
-    return { ok: response.status < 500, detail: `HTTP ${response.status}` };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { ok: false, detail: cause ?? (error as Error).name };
-  }
-}
 
 export class ChannelAdmin {
   constructor(
     private readonly db: Db,
     private readonly board: ChannelBoard,
     private readonly localProbe: LocalProbe,
+    private readonly config: Config,
+    /** The server's health checks; the command line has none and only records its probe. */
+    private readonly health?: ChannelHealth,
   ) {}
 
   private entry(id: string): ChannelEntry {
@@ -110,6 +101,7 @@ export class ChannelAdmin {
     return this.board.entries.map((entry) => {
       const saved = stateOf.get(entry.id);
       const disabled = saved?.disabled_at !== null && saved?.disabled_at !== undefined;
+      const autoDisabled = saved?.auto_disabled_at !== null && saved?.auto_disabled_at !== undefined;
       // An engine without a router of its own is counted from the usage rows of its family.
       const recent =
         entry.type === 'engine'
@@ -117,8 +109,15 @@ export class ChannelAdmin {
           : this.board.recent(entry.id);
       return {
         ...entry,
-        state: disabled ? 'disabled' : this.board.isCooling(entry.id) ? 'cooling' : 'ok',
+        state: disabled
+          ? 'disabled'
+          : autoDisabled
+            ? 'auto_disabled'
+            : this.board.isCooling(entry.id)
+              ? 'cooling'
+              : 'ok',
         disabled_by: disabled ? (saved?.disabled_by ?? null) : null,
+        auto_reason: autoDisabled ? (saved?.auto_reason ?? null) : null,
         last_probe:
           saved?.probed_at === null || saved?.probed_at === undefined
             ? null
@@ -143,6 +142,8 @@ export class ChannelAdmin {
     set: {
       disabled_at?: number | null;
       disabled_by?: string | null;
+      auto_disabled_at?: null;
+      auto_reason?: null;
       probed_at?: number;
       probe_ok?: number;
       probe_latency_ms?: number;
@@ -167,7 +168,8 @@ export class ChannelAdmin {
 
   async enable(id: string, actor: string): Promise<ChannelRow> {
     this.entry(id);
-    await this.save(id, { disabled_at: null, disabled_by: null });
+    // The operator vouches for the channel: health's own disable ends with theirs.
+    await this.save(id, { disabled_at: null, disabled_by: null, auto_disabled_at: null, auto_reason: null });
     await audit(this.db, actor, 'channel.enable', id);
     await reloadDisabled(this.db, this.board);
     return this.get(id);
@@ -175,31 +177,53 @@ export class ChannelAdmin {
 
   async probe(id: string, actor: string): Promise<ChannelRow> {
     const entry = this.entry(id);
-    const started = performance.now();
-    const result =
-      entry.kind === 'local' || entry.base_url === null
-        ? this.localProbe(entry)
-        : await probeUpstream(entry.base_url);
-    const latency = Math.round((performance.now() - started) * 10) / 10;
-    await this.save(id, {
-      probed_at: Date.now(),
-      probe_ok: result.ok ? 1 : 0,
-      probe_latency_ms: latency,
-      probe_detail: result.detail,
-    });
+    let result: { ok: boolean; detail: string };
+    if (entry.kind === 'local' || entry.base_url === null) {
+      const started = performance.now();
+      result = this.localProbe(entry);
+      await this.save(id, {
+        probed_at: Date.now(),
+        probe_ok: result.ok ? 1 : 0,
+        probe_latency_ms: Math.round((performance.now() - started) * 10) / 10,
+        probe_detail: result.detail,
+      });
+    } else {
+      // The server's probe also moves the channel's state (channel-health.ts); the command
+      // line's only records what it found.
+      const probed = this.health
+        ? await this.health.probe(entry)
+        : await probeUpstream(
+            entry.type,
+            entry.base_url,
+            this.config.channels.find((c) => c.name === id)?.api_key,
+            this.config.health.probe_timeout_ms,
+          );
+      result = {
+        ok: probed.outcome.kind === 'ok' || probed.outcome.kind === 'rate_limited',
+        detail: probed.outcome.detail,
+      };
+      if (!this.health)
+        await this.save(id, {
+          probed_at: Date.now(),
+          probe_ok: result.ok ? 1 : 0,
+          probe_latency_ms: probed.latencyMs,
+          probe_detail: result.detail,
+        });
+    }
     await audit(this.db, actor, 'channel.probe', id, { ok: result.ok });
     return this.get(id);
   }
 }
 
-/** Reads which channels are disabled into the board. */
+/** Reads which channels are disabled, by an operator or by their health, into the board. */
 export async function reloadDisabled(db: Db, board: ChannelBoard): Promise<void> {
   const rows = await db
     .selectFrom('channel_states')
-    .select('id')
-    .where('disabled_at', 'is not', null)
+    .select(['id', 'disabled_at', 'auto_disabled_at'])
+    .where((eb) => eb.or([eb('disabled_at', 'is not', null), eb('auto_disabled_at', 'is not', null)]))
     .execute();
-  board.setDisabled(rows.map((r) => r.id));
+  board.setDisabled(rows.filter((r) => r.disabled_at !== null).map((r) => r.id));
+  board.setAutoDisabled(rows.filter((r) => r.auto_disabled_at !== null).map((r) => r.id));
 }
 
 /**

@@ -12,6 +12,7 @@ import { IdentityRegistry } from '../providers/identity/registry.js';
 import { loadIdentityKey } from '../providers/identity/identity-key.js';
 import { auditLog } from './audit.js';
 import { ChannelAdmin, type LocalProbe } from './channels.js';
+import type { ChannelHealth } from './channel-health.js';
 import { IdentityAdmin } from './identities.js';
 import { ledgerEntries } from './ledger-view.js';
 import { overview } from './overview.js';
@@ -30,6 +31,8 @@ export interface AdminParts {
   tokens: Tokens;
   board: ChannelBoard;
   localProbe: LocalProbe;
+  /** A server's channel health checks; the command line has none. */
+  health?: ChannelHealth;
   /** A server's task controls; the command line has none, and cannot cancel. */
   tasks?: TaskControls;
 }
@@ -49,7 +52,7 @@ export class Admin {
       concurrency: parts.config.tokens.default_concurrency,
     });
     this.tasks = new TaskAdmin(parts.db, this.names, parts.tasks);
-    this.channels = new ChannelAdmin(parts.db, parts.board, parts.localProbe);
+    this.channels = new ChannelAdmin(parts.db, parts.board, parts.localProbe, parts.config, parts.health);
   }
 
   /** Token ids → names, for the rows of reports. */

@@ -101,4 +101,11 @@ export const Channel = Closed({
     description:
       "time allowed to an upstream: chat until the answer begins and then between chunks, video until the upstream's video is ready",
   }),
+  probe_interval_seconds: Type.Optional(
+    Type.Number({
+      minimum: 0.05,
+      maximum: 86_400,
+      description: 'how often this channel is probed; `health.probe_interval_seconds` when absent',
+    }),
+  ),
 });

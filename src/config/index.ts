@@ -84,6 +84,8 @@ function crossChecks(input: ConfigInput): string[] {
       problems.push(`channels[${i}].capability: ${channel.type} channels serve ${serves.join(', ')} only`);
     }
   });
+  if (input.alerts.webhook_url !== undefined && input.alerts.webhook_secret === undefined)
+    problems.push('alerts.webhook_secret: is required with alerts.webhook_url (alerts are signed)');
   return problems;
 }
 

@@ -351,6 +351,71 @@ export const ConfigSchema = Closed({
     },
     { default: {}, description: 'how requests travel among channels (chat.md)' },
   ),
+  health: Closed(
+    {
+      probe_interval_seconds: Type.Number({
+        minimum: 0.05,
+        maximum: 86_400,
+        default: 60,
+        description:
+          "how often each upstream channel is probed with a cheap request of its capability, never billed to anyone; a channel's own `probe_interval_seconds` replaces it",
+      }),
+      recheck_seconds: Type.Number({
+        minimum: 0.05,
+        maximum: 3600,
+        default: 10,
+        description: 'how often a cooling or automatically disabled channel is probed instead',
+      }),
+      disable_after: Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        default: 3,
+        description:
+          'consecutive failed probes (5xx, timeouts, network) that disable a channel until a probe succeeds',
+      }),
+      probe_timeout_ms: Type.Integer({
+        minimum: 50,
+        maximum: 60_000,
+        default: 5000,
+        description: 'time a probe has to be answered before it counts as failed',
+      }),
+    },
+    { default: {}, description: 'channel probes and automatic disabling (channels.md)' },
+  ),
+  alerts: Closed(
+    {
+      webhook_url: Type.Optional(
+        PatternString('^https?://', 'must be an http(s) URL', {
+          description:
+            "where the operator's alerts are POSTed (channel state changes, low balances); none when absent",
+        }),
+      ),
+      webhook_secret: Type.Optional(
+        PatternString(
+          '^whsec_[A-Za-z0-9+/=]{24,}$',
+          'must be whsec_ followed by base64 of at least 18 bytes',
+          {
+            description:
+              'the Standard Webhooks secret the alerts are signed with; required with `webhook_url`',
+          },
+        ),
+      ),
+      low_balance_credits: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description:
+            'a token whose balance falls under this many credits raises one alert (again only after it rose back to it or above); none when absent',
+        }),
+      ),
+      balance_check_seconds: Type.Number({
+        minimum: 0.05,
+        maximum: 86_400,
+        default: 60,
+        description: 'how often balances are compared with `low_balance_credits`',
+      }),
+    },
+    { default: {}, description: "the operator's alert webhook (channels.md)" },
+  ),
   prices: Type.Record(Type.String(), Price, {
     default: {},
     description:

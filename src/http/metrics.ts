@@ -20,6 +20,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly channelStates = new Counter({
+    name: 'switchyard_channel_state_changes_total',
+    help: 'Channel state changes made by the health checks of this process, by new state',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  private readonly alerts = new Counter({
+    name: 'switchyard_alerts_total',
+    help: 'Operator alerts raised by this process, by event and delivery outcome',
+    labelNames: ['event', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_' });
   }
@@ -28,6 +41,15 @@ export class Metrics {
     const labels = { operation, status: String(status) };
     this.requests.inc(labels);
     this.latency.observe(labels, seconds);
+  }
+
+  channelStateChanged(state: string): void {
+    this.channelStates.inc({ state });
+  }
+
+  /** An alert's outcome: `delivered`, `failed` (after every retry), or `unsent` (no webhook). */
+  alert(event: string, outcome: 'delivered' | 'failed' | 'unsent'): void {
+    this.alerts.inc({ event, outcome });
   }
 
   text(): Promise<string> {

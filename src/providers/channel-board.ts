@@ -77,6 +77,11 @@ export function channelEntries(config: Config): ChannelEntry[] {
 
 export class ChannelBoard {
   private disabled = new Set<string>();
+  private autoDisabled = new Set<string>();
+  /** Told when a call finds a channel's own account at fault (admin/channel-health.ts). */
+  onAccountFault: (id: string, detail: string) => void = () => undefined;
+  /** Told when a channel is cooled, so that its health is checked soon (admin/channel-health.ts). */
+  onCooled: (id: string) => void = () => undefined;
   private readonly samples = new Map<string, Sample[]>();
   private readonly coolUntil = new Map<string, number>();
 
@@ -90,6 +95,22 @@ export class ChannelBoard {
     this.disabled = new Set(ids);
   }
 
+  /** Disabled by its health (a probe or call found it broken) until a probe succeeds. */
+  isAutoDisabled(id: string): boolean {
+    return this.autoDisabled.has(id);
+  }
+
+  setAutoDisabled(ids: Iterable<string>): void {
+    this.autoDisabled = new Set(ids);
+  }
+
+  /** A call found the channel's key refused or its quota spent: it stops taking calls here now. */
+  accountFault(id: string, detail: string): void {
+    if (this.autoDisabled.has(id)) return;
+    this.autoDisabled.add(id);
+    this.onAccountFault(id, detail);
+  }
+
   /** A router's call to a channel, for its success rate and p50. */
   observe(id: string, ok: boolean, ms: number, now = Date.now()): void {
     let list = this.samples.get(id);
@@ -100,6 +121,7 @@ export class ChannelBoard {
 
   cooled(id: string, until: number): void {
     this.coolUntil.set(id, until);
+    this.onCooled(id);
   }
 
   isCooling(id: string, now = Date.now()): boolean {
@@ -122,7 +144,7 @@ export class ChannelBoard {
     };
   }
 
-  /** 503 when every channel of `family` is disabled; undefined while one can serve it. */
+  /** 503 when every channel of `family` is disabled by an operator; undefined while one can serve it. */
   refusal(family: Family, path: string): ServiceError | undefined {
     const own = this.entries.filter((e) => e.capability === family);
     if (own.length === 0 || own.some((e) => !this.disabled.has(e.id))) return undefined;

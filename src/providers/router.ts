@@ -33,8 +33,23 @@ export class UpstreamFailure extends Error {
     message: string,
     /** The upstream's HTTP status, absent for network errors and timeouts. */
     readonly status?: number,
+    /** The upstream's Retry-After, in seconds, when it gave one. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
+  }
+
+  /**
+   * The channel's own account cannot pay or is not allowed: no retry helps until its operator
+   * acts. A 429 that says the quota ran out (OpenAI's `insufficient_quota`) is one too.
+   */
+  get accountFault(): boolean {
+    return (
+      this.status === 401 ||
+      this.status === 402 ||
+      this.status === 403 ||
+      /insufficient[ _]quota/i.test(this.message)
+    );
   }
 
   /** Worth another try (here or elsewhere): rate limits, server faults, the network. */
@@ -44,7 +59,7 @@ export class UpstreamFailure extends Error {
 
   /** The channel itself is wrong (key, permission, endpoint): try the next one, not this one again. */
   get channelFault(): boolean {
-    return this.status === 401 || this.status === 403 || this.status === 404;
+    return this.status === 404 || this.accountFault;
   }
 }
 
@@ -93,6 +108,7 @@ export class ChannelRouter<C extends RoutedChannel> {
       (c) =>
         c.capability === capability &&
         !board?.isDisabled(c.name) &&
+        !board?.isAutoDisabled(c.name) &&
         (this.patterns.get(c) ?? []).some((p) => p.test(model)),
     );
     const byPriority = new Map<number, C[]>();
@@ -123,12 +139,17 @@ export class ChannelRouter<C extends RoutedChannel> {
     this.policy.board?.observe(channel.name, true, ms);
   }
 
-  private failed(channel: C, ms: number): void {
+  private failed(channel: C, ms: number, error: UpstreamFailure): void {
     this.policy.board?.observe(channel.name, false, ms);
+    // The channel's account is at fault: it waits for an operator or a successful probe.
+    if (error.accountFault) this.policy.board?.accountFault(channel.name, error.message);
     const health = this.health.get(channel.name) ?? { failures: 0, coolUntil: 0 };
     health.failures += 1;
-    if (health.failures >= this.policy.cooldownAfter) {
-      health.coolUntil = this.now() + this.policy.cooldownSeconds * 1000;
+    // A rate limit says how long to wait: the channel cools for that long at once.
+    const rateLimited = error.status === 429 && error.retryAfterSeconds !== undefined;
+    if (rateLimited || health.failures >= this.policy.cooldownAfter) {
+      health.coolUntil =
+        this.now() + (rateLimited ? (error.retryAfterSeconds as number) : this.policy.cooldownSeconds) * 1000;
       health.failures = 0;
       this.policy.board?.cooled(channel.name, health.coolUntil);
     }
@@ -147,10 +168,16 @@ export class ChannelRouter<C extends RoutedChannel> {
   ): Promise<T> {
     const candidates = this.candidates(capability, model);
     if (candidates.length === 0) {
-      if (this.channels.some((c) => c.capability === capability && this.policy.board?.isDisabled(c.name)))
+      const board = this.policy.board;
+      if (this.channels.some((c) => c.capability === capability && board?.isDisabled(c.name)))
         throw new ServiceError(
           'busy',
           `every ${capability} channel serving ${model} is disabled by an operator`,
+        );
+      if (this.channels.some((c) => c.capability === capability && board?.isAutoDisabled(c.name)))
+        throw new ServiceError(
+          'busy',
+          `every ${capability} channel serving ${model} is disabled until a health probe succeeds`,
         );
       throw unservedModel(capability, model);
     }
@@ -172,9 +199,9 @@ export class ChannelRouter<C extends RoutedChannel> {
               details: [{ field: 'body', rule: error.message }],
             });
           }
-          this.failed(channel, performance.now() - started);
+          this.failed(channel, performance.now() - started, error);
           tried.push(`${channel.name}: ${error.message}`);
-          if (error.channelFault) break;
+          if (error.channelFault || (error.status === 429 && error.retryAfterSeconds !== undefined)) break;
           if (attempt < this.policy.retries) await sleep(this.policy.backoffMs * 2 ** attempt, signal);
         }
       }

@@ -55,14 +55,29 @@ async function failureOf(
   const text = await response.body.text().catch(() => '');
   let message = text.slice(0, 300) || `HTTP ${response.statusCode}`;
   try {
-    const parsed = JSON.parse(text) as { error?: { message?: string } | string };
+    const parsed = JSON.parse(text) as { error?: { message?: string; code?: unknown } | string };
     const error = parsed.error;
     if (typeof error === 'string') message = error;
     else if (error?.message) message = error.message;
+    // OpenAI's spent quota is a 429 like a rate limit, told apart by its code alone.
+    if (typeof error === 'object' && error?.code === 'insufficient_quota') message += ' (insufficient_quota)';
   } catch {
     // Not JSON: the text itself says what went wrong.
   }
-  return new UpstreamFailure(redacted(channel, `${response.statusCode} ${message}`), response.statusCode);
+  return new UpstreamFailure(
+    redacted(channel, `${response.statusCode} ${message}`),
+    response.statusCode,
+    retryAfterOf(response.headers['retry-after']),
+  );
+}
+
+/** Retry-After in seconds, given as seconds or as an HTTP date; undefined when absent or unreadable. */
+export function retryAfterOf(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Sends `call` to `url`; an answer under 400 is returned with its body still to be read. */

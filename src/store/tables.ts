@@ -87,7 +87,16 @@ export interface ChannelStateTable {
   probe_ok: number | null;
   probe_latency_ms: number | null;
   probe_detail: string | null;
+  auto_disabled_at: number | null;
+  auto_reason: string | null;
+  probe_failures: Generated<number>;
   changed_at: number;
+}
+
+/** A token under the low-balance threshold whose alert was raised; removed when it rises again. */
+export interface BalanceAlertTable {
+  token_id: string;
+  alerted_at: number;
 }
 
 export interface TaskTable {
@@ -262,6 +271,7 @@ export interface Database {
   markers: MarkerTable;
   audit: AuditTable;
   channel_states: ChannelStateTable;
+  balance_alerts: BalanceAlertTable;
   tasks: TaskTable;
   jobs: JobTable;
   deliveries: DeliveryTable;

@@ -1,0 +1,250 @@
+/**
+ * Channel health: every upstream channel is probed on a schedule with a cheap request of its
+ * kind (never billed to a client), and what a probe or a routed call finds moves the channel:
+ * its key refused or its quota spent (401, 402, 403, "insufficient quota") disables it at once;
+ * a rate limit cools it for the upstream's Retry-After; server faults and timeouts count, and
+ * `disable_after` failed probes in a row disable it. A disabled channel is probed more often and
+ * comes back with the first probe that succeeds. A client's own bad request never counts.
+ *
+ * The state lives in the database's `channel_states` (PostgreSQL when several nodes share it):
+ * every node reads it again within a quarter second of a change (channels.ts), and each change
+ * is made by a conditional write, so that only the node that made it raises the alert. An
+ * operator's disable is another column: health never sets or clears it.
+ */
+import type { Logger } from 'pino';
+import type { Db } from '../store/database.js';
+import type { Config } from '../config/index.js';
+import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
+import type { Metrics } from '../http/metrics.js';
+import { retryAfterOf } from '../providers/upstream.js';
+import type { Alerts } from './alerts.js';
+
+export type ProbeOutcome =
+  | { kind: 'ok'; detail: string }
+  /** The channel's own account: key refused, no credit, no permission. */
+  | { kind: 'account'; detail: string }
+  | { kind: 'rate_limited'; detail: string; retryAfterSeconds?: number }
+  /** Server faults, timeouts, the network. */
+  | { kind: 'failure'; detail: string };
+
+export interface ProbeResult {
+  outcome: ProbeOutcome;
+  latencyMs: number;
+}
+
+/** Where a channel of `type` answers a request that costs nothing: its model list where it has one. */
+function probeUrl(type: string, baseUrl: string): string {
+  return type === 'openai-compatible' ? `${baseUrl.replace(/\/+$/, '')}/models` : baseUrl;
+}
+
+/** What an answer says about the channel (not about any client's request). */
+export function classify(status: number, body: string, retryAfter?: number): ProbeOutcome {
+  const detail = `HTTP ${status}`;
+  if (status === 401 || status === 402 || status === 403 || /insufficient[ _]quota/i.test(body))
+    return { kind: 'account', detail: `${detail} ${body.slice(0, 200)}`.trim() };
+  if (status === 429) return { kind: 'rate_limited', detail, retryAfterSeconds: retryAfter };
+  if (status >= 500) return { kind: 'failure', detail };
+  return { kind: 'ok', detail };
+}
+
+/** Probes one upstream channel with its key, as a routed call would carry it. */
+export async function probeUpstream(
+  type: string,
+  baseUrl: string,
+  apiKey: string | undefined,
+  timeoutMs: number,
+): Promise<ProbeResult> {
+  const started = performance.now();
+  let outcome: ProbeOutcome;
+  try {
+    const response = await fetch(probeUrl(type, baseUrl), {
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
+    const body = (await response.text()).slice(0, 2000);
+    outcome = classify(response.status, body, retryAfterOf(response.headers.get('retry-after') ?? undefined));
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    outcome = { kind: 'failure', detail: cause ?? (error as Error).name };
+  }
+  // The key must never reach the record, even when an upstream echoes it back.
+  if (apiKey) outcome.detail = outcome.detail.split(apiKey).join('***');
+  return { outcome, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+}
+
+export class ChannelHealth {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Channels whose probe is under way: their next one is scheduled when it ends. */
+  private readonly probing = new Set<string>();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly board: ChannelBoard,
+    private readonly config: Config,
+    private readonly alerts: Alerts,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+  ) {
+    board.onCooled = (id) => this.recheckSoon(id);
+    board.onAccountFault = (id, detail) => {
+      this.autoDisable(id, `call: ${detail}`).catch((error: unknown) =>
+        log.error({ err: error, channel: id }, 'channel health not recorded'),
+      );
+    };
+  }
+
+  /** The upstream channels, which are the ones probed (local engines run in this process). */
+  private upstreams(): ChannelEntry[] {
+    return this.board.entries.filter((e) => e.kind !== 'local' && e.base_url !== null);
+  }
+
+  /** Probes every upstream channel on its own schedule until `stop`. */
+  start(): void {
+    for (const entry of this.upstreams()) this.schedule(entry, this.intervalOf(entry));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private intervalOf(entry: ChannelEntry): number {
+    const own = this.config.channels.find((c) => c.name === entry.id)?.probe_interval_seconds;
+    return (own ?? this.config.health.probe_interval_seconds) * 1000;
+  }
+
+  /** A channel that just went unwell is probed after `recheck_seconds`, not its usual interval. */
+  private recheckSoon(id: string): void {
+    const entry = this.upstreams().find((e) => e.id === id);
+    if (!entry || this.probing.has(id)) return;
+    this.schedule(entry, Math.min(this.intervalOf(entry), this.config.health.recheck_seconds * 1000));
+  }
+
+  private schedule(entry: ChannelEntry, ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timers.get(entry.id));
+    const timer = setTimeout(() => {
+      this.probing.add(entry.id);
+      this.tick(entry).finally(() => {
+        this.probing.delete(entry.id);
+        const unwell = this.board.isCooling(entry.id) || this.board.isAutoDisabled(entry.id);
+        const interval = this.intervalOf(entry);
+        this.schedule(
+          entry,
+          unwell ? Math.min(interval, this.config.health.recheck_seconds * 1000) : interval,
+        );
+      });
+    }, ms);
+    timer.unref();
+    this.timers.set(entry.id, timer);
+  }
+
+  private async tick(entry: ChannelEntry): Promise<void> {
+    // An operator's disable holds until the operator enables the channel: no probe touches it.
+    if (this.board.isDisabled(entry.id)) return;
+    try {
+      await this.probe(entry);
+    } catch (error) {
+      this.log.error({ err: error, channel: entry.id }, 'channel probe not recorded');
+    }
+  }
+
+  /** Probes `entry` now and applies what the probe found; the admin API's probe uses it too. */
+  async probe(entry: ChannelEntry): Promise<ProbeResult> {
+    const channel = this.config.channels.find((c) => c.name === entry.id);
+    const result = await probeUpstream(
+      entry.type,
+      entry.base_url as string,
+      channel?.api_key,
+      this.config.health.probe_timeout_ms,
+    );
+    await this.apply(entry.id, result);
+    return result;
+  }
+
+  private async ensureRow(id: string): Promise<void> {
+    await this.db
+      .insertInto('channel_states')
+      .values({ id, disabled_at: null, disabled_by: null, changed_at: Date.now() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+
+  private async apply(id: string, { outcome, latencyMs }: ProbeResult): Promise<void> {
+    await this.ensureRow(id);
+    const ok = outcome.kind === 'ok' || outcome.kind === 'rate_limited';
+    const row = await this.db
+      .updateTable('channel_states')
+      .set((eb) => ({
+        probed_at: Date.now(),
+        probe_ok: ok ? 1 : 0,
+        probe_latency_ms: latencyMs,
+        probe_detail: outcome.detail,
+        probe_failures: outcome.kind === 'failure' ? eb('probe_failures', '+', 1) : 0,
+      }))
+      .where('id', '=', id)
+      .returning(['probe_failures'])
+      .executeTakeFirstOrThrow();
+    if (outcome.kind === 'rate_limited') {
+      const seconds = outcome.retryAfterSeconds ?? this.config.routing.cooldown_seconds;
+      this.board.cooled(id, Date.now() + seconds * 1000);
+      this.metrics.channelStateChanged('cooling');
+    } else if (outcome.kind === 'account') await this.autoDisable(id, `probe: ${outcome.detail}`);
+    else if (outcome.kind === 'failure' && Number(row.probe_failures) >= this.config.health.disable_after)
+      await this.autoDisable(
+        id,
+        `probe: ${Number(row.probe_failures)} failed in a row, last ${outcome.detail}`,
+      );
+    else if (outcome.kind === 'ok') await this.reEnable(id);
+  }
+
+  /** Disables `id` until a probe succeeds; alerts when this write is the one that disabled it. */
+  async autoDisable(id: string, reason: string): Promise<void> {
+    await this.ensureRow(id);
+    const now = Date.now();
+    const changed = await this.db
+      .updateTable('channel_states')
+      .set({ auto_disabled_at: now, auto_reason: reason, changed_at: now })
+      .where('id', '=', id)
+      .where('auto_disabled_at', 'is', null)
+      .returning('id')
+      .execute();
+    this.board.setAutoDisabled([...this.autoDisabledNow(), id]);
+    if (changed.length > 0) this.changed(id, 'ok', 'auto_disabled', reason);
+    this.recheckSoon(id);
+  }
+
+  private async reEnable(id: string): Promise<void> {
+    const now = Date.now();
+    const changed = await this.db
+      .updateTable('channel_states')
+      .set({ auto_disabled_at: null, auto_reason: null, changed_at: now })
+      .where('id', '=', id)
+      .where('auto_disabled_at', 'is not', null)
+      .returning('id')
+      .execute();
+    if (changed.length === 0) return;
+    this.board.setAutoDisabled(this.autoDisabledNow().filter((other) => other !== id));
+    this.changed(id, 'auto_disabled', 'ok', 'a probe succeeded');
+  }
+
+  private autoDisabledNow(): string[] {
+    return this.board.entries.map((e) => e.id).filter((e) => this.board.isAutoDisabled(e));
+  }
+
+  private changed(id: string, from: string, to: string, reason: string): void {
+    this.metrics.channelStateChanged(to);
+    const entry = this.board.entries.find((e) => e.id === id);
+    this.log.warn({ channel: id, from, to, reason }, 'channel state changed');
+    this.alerts.raise('channel.state_changed', {
+      channel: id,
+      capability: entry?.capability ?? null,
+      from,
+      to,
+      reason,
+    });
+  }
+}

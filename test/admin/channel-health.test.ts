@@ -1,0 +1,287 @@
+/**
+ * Channel health against OpenAI-compatible upstreams on loopback whose accounts fail, rate-limit,
+ * run out of quota, lose their key and recover: probes and calls disable and re-enable channels,
+ * a client's own bad request never counts against one, an operator's disable holds, alerts
+ * arrive signed (checked with the `standardwebhooks` package) and are counted in /metrics, and
+ * two nodes on one PostgreSQL and Redis agree within a second.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+import { startFakeAccount, type FakeAccount } from '../support/fake-account.js';
+import { provisionShared } from '../support/backends.js';
+
+const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const BASE = '/admin/api/v1';
+const ask = { model: 'chatmodel-4o', messages: [{ role: 'user', content: 'ping' }] };
+
+interface Alert {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+let primary: FakeAccount;
+let spare: FakeAccount;
+let receiver: Server;
+let alertsUrl = '';
+/** Alerts whose signature verified; one that did not fails the test that waits for it. */
+let alerts: Alert[] = [];
+let unsigned = 0;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  [primary, spare] = await Promise.all([startFakeAccount(), startFakeAccount()]);
+  const verifier = new Webhook(SECRET);
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      try {
+        alerts.push(verifier.verify(body, req.headers as Record<string, string>) as Alert);
+        res.writeHead(204).end();
+      } catch {
+        unsigned += 1;
+        res.writeHead(401).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  alertsUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/alerts`;
+});
+afterAll(async () => {
+  await Promise.all([primary.close(), spare.close()]);
+  await new Promise((resolve) => receiver.close(resolve));
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  primary.set('ok');
+  spare.set('ok');
+  primary.hits.length = 0;
+  spare.hits.length = 0;
+  alerts = [];
+  expect(unsigned).toBe(0);
+});
+
+/** A server with channel `a` (first choice) and `b` (fallback); `a` probed every `probeA` s. */
+async function start(probeA: number, overrides: Record<string, unknown> = {}): Promise<TestServer> {
+  const server = await startServer({
+    channels: [
+      {
+        name: 'a',
+        capability: 'chat',
+        type: 'openai-compatible',
+        base_url: primary.baseUrl,
+        api_key: 'sk-a',
+        models: ['chatmodel-*'],
+        priority: 1,
+        probe_interval_seconds: probeA,
+      },
+      {
+        name: 'b',
+        capability: 'chat',
+        type: 'openai-compatible',
+        base_url: spare.baseUrl,
+        api_key: 'sk-b',
+        models: ['chatmodel-*'],
+        priority: 2,
+      },
+    ],
+    'health.probe_interval_seconds': 3600,
+    'health.recheck_seconds': 0.1,
+    'health.disable_after': 2,
+    'alerts.webhook_url': alertsUrl,
+    'alerts.webhook_secret': SECRET,
+    'outbound.allow_private': true,
+    'callbacks.backoff_seconds': [0.2],
+    'routing.backoff_ms': 5,
+    ...overrides,
+  });
+  servers.push(server);
+  return server;
+}
+
+async function admin(server: TestServer, method: string, path: string, body?: unknown) {
+  const token = (await server.services.tokens.create({ name: `ops-${Math.random()}`, role: 'admin' })).secret;
+  const response = await fetch(`${server.url}${BASE}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** A channel's row in the admin API's list. */
+async function channel(server: TestServer, id: string): Promise<Record<string, unknown>> {
+  const list = (await admin(server, 'GET', '/channels')) as unknown as { rows: Record<string, unknown>[] };
+  const row = list.rows.find((c) => c.id === id);
+  if (!row) throw new Error(`no channel ${id} in ${JSON.stringify(list)}`);
+  return row;
+}
+
+const stateOf = async (server: TestServer, id: string) => (await channel(server, id)).state;
+
+async function until<T>(what: string, probe: () => Promise<T> | T, ms = 3000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const chatHits = (fake: FakeAccount) => fake.hits.filter((h) => h.path === '/chat/completions').length;
+
+describe('channel health', () => {
+  it('disables a channel whose quota ran out at the first call, and a probe brings it back', async () => {
+    const server = await start(3600);
+    const token = await server.token();
+    primary.set('no_quota');
+    // The call falls back to `b`; `a` is not asked again.
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    expect(chatHits(primary)).toBe(1);
+    const row = await channel(server, 'a');
+    expect(row).toMatchObject({ state: 'auto_disabled', auto_reason: expect.stringMatching(/quota/) });
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    expect(chatHits(primary)).toBe(1);
+    const down = await until('the disable alert', () => alerts.find((a) => a.data.to === 'auto_disabled'));
+    expect(down).toMatchObject({ type: 'channel.state_changed', data: { channel: 'a', from: 'ok' } });
+
+    primary.set('ok');
+    await until('a probe re-enables a', async () => (await stateOf(server, 'a')) === 'ok');
+    await until('the re-enable alert', () => alerts.find((a) => a.data.to === 'ok'));
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    expect(chatHits(primary)).toBe(2);
+  });
+
+  it("passes a client's bad request on and never counts it against the channel", async () => {
+    const server = await start(3600);
+    const token = await server.token();
+    const long = { ...ask, messages: [{ role: 'user', content: 'word '.repeat(400) }] };
+    for (let i = 0; i < 6; i += 1) {
+      const answer = await server.post('/chatmodel/chat/completions', long, token);
+      expect(answer.status).toBe(400);
+      expect(answer.text).toMatch(/maximum context length/);
+    }
+    // Each went to `a` alone: no retry, no fallback, no cooling, no disable.
+    expect(chatHits(primary)).toBe(6);
+    expect(chatHits(spare)).toBe(0);
+    expect(await stateOf(server, 'a')).toBe('ok');
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    expect(chatHits(primary)).toBe(7);
+    expect(alerts).toEqual([]);
+  });
+
+  it('disables a failing channel after N failed probes and re-enables it when it recovers', async () => {
+    const server = await start(0.1);
+    const token = await server.token();
+    primary.set('failing');
+    await until('a is disabled', async () => (await stateOf(server, 'a')) === 'auto_disabled');
+    const row = await channel(server, 'a');
+    expect(row.auto_reason).toMatch(/2 failed in a row, last HTTP 500/);
+    expect(row.last_probe).toMatchObject({ ok: false, detail: 'HTTP 500' });
+    // While it is disabled, calls go to `b` without trying `a`.
+    const before = chatHits(primary);
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    expect(chatHits(primary)).toBe(before);
+    primary.set('ok');
+    await until('a is enabled', async () => (await stateOf(server, 'a')) === 'ok');
+    expect(alerts.map((a) => a.data.to)).toEqual(['auto_disabled', 'ok']);
+    // The probe sent the channel's key, to a request that costs nothing.
+    expect(primary.hits.some((h) => h.method === 'GET' && h.path === '/models')).toBe(true);
+
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/switchyard_channel_state_changes_total\{state="auto_disabled"\} 1/);
+    expect(metrics).toMatch(/switchyard_channel_state_changes_total\{state="ok"\} 1/);
+    expect(metrics).toMatch(
+      /switchyard_alerts_total\{event="channel\.state_changed",outcome="delivered"\} 2/,
+    );
+  });
+
+  it("cools a rate-limited channel for the upstream's Retry-After, without disabling it", async () => {
+    const server = await start(3600);
+    const token = await server.token();
+    primary.set('rate_limited');
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    // One call, no retry on `a`: the upstream said how long to wait.
+    expect(chatHits(primary)).toBe(1);
+    expect(await stateOf(server, 'a')).toBe('cooling');
+    primary.set('ok');
+    // Retry-After is 2 s: still cooling after one, back after two.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await stateOf(server, 'a')).toBe('cooling');
+    await until('a is no longer cooling', async () => (await stateOf(server, 'a')) === 'ok', 2000);
+    expect(alerts).toEqual([]);
+  });
+
+  it("keeps an operator's disable while probes succeed, until the operator enables it", async () => {
+    const server = await start(0.1);
+    primary.set('revoked');
+    await until('a is disabled', async () => (await stateOf(server, 'a')) === 'auto_disabled');
+    expect((await channel(server, 'a')).auto_reason).toMatch(/401 .*Incorrect API key/);
+    expect((await admin(server, 'POST', '/channels/a/disable')).state).toBe('disabled');
+    primary.set('ok');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await stateOf(server, 'a')).toBe('disabled');
+    expect((await admin(server, 'POST', '/channels/a/enable')).state).toBe('ok');
+  });
+
+  it('alerts once when a balance falls under the threshold, and again after a top-up and a new fall', async () => {
+    const server = await start(3600, {
+      'alerts.low_balance_credits': 100,
+      'alerts.balance_check_seconds': 0.1,
+    });
+    await server.token({ name: 'rich', credits: 500 });
+    await server.token({ name: 'poor', credits: 40 });
+    const low = await until('the low-balance alert', () =>
+      alerts.find((a) => a.type === 'token.low_balance'),
+    );
+    expect(low?.data).toMatchObject({ name: 'poor', credits: 40, threshold: 100 });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(alerts.filter((a) => a.type === 'token.low_balance')).toHaveLength(1);
+
+    await admin(server, 'POST', '/tokens/poor/credits', { delta: 100 });
+    await new Promise((r) => setTimeout(r, 300));
+    await admin(server, 'POST', '/tokens/poor/credits', { delta: -130 });
+    await until('the second alert', () => alerts.filter((a) => a.type === 'token.low_balance').length === 2);
+    expect(alerts.filter((a) => a.type === 'token.low_balance').map((a) => a.data.credits)).toEqual([40, 10]);
+    expect(alerts.some((a) => a.data.name === 'rich')).toBe(false);
+  });
+
+  it('holds a change made on one node on another within a second', async () => {
+    const shared = await provisionShared();
+    try {
+      // Only the first node probes `a`: the second learns of its state from the database.
+      const one = await start(0.1, shared.overrides);
+      const two = await start(3600, { ...shared.overrides, 'health.recheck_seconds': 3600 });
+      const token = await two.token();
+      primary.set('revoked');
+      await until('node one disables a', () => one.services.board.isAutoDisabled('a'));
+      const changed = Date.now();
+      await until('node two disables a', () => two.services.board.isAutoDisabled('a'));
+      expect(Date.now() - changed).toBeLessThan(1000);
+      const before = chatHits(primary);
+      expect((await two.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+      expect(chatHits(primary)).toBe(before);
+
+      primary.set('ok');
+      await until('node one enables a', () => !one.services.board.isAutoDisabled('a'));
+      const back = Date.now();
+      await until('node two enables a', () => !two.services.board.isAutoDisabled('a'));
+      expect(Date.now() - back).toBeLessThan(1000);
+      // One alert per change, though two nodes hold the channel.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(alerts.map((a) => a.data.to)).toEqual(['auto_disabled', 'ok']);
+    } finally {
+      await Promise.all(servers.splice(0).map((s) => s.close()));
+      await shared.release();
+    }
+  });
+});
