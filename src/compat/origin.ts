@@ -24,11 +24,16 @@ export const ORIGIN_PATHS: Readonly<Record<string, string>> = {
   '/qrart/generate': '/qrart/tasks',
 };
 
-/** Our path to the origin's; a path the origin shares with us (identity, QR retrieval) is itself. */
-export function originPathOf(ours: string): string {
+/**
+ * Our path to the origin's; a path the origin shares with us (identity, QR retrieval) is itself.
+ * `/qrart/tasks` is both QR generation and retrieval here, `/qrart/generate` and `/qrart/tasks`
+ * there: `generation` says which is meant.
+ */
+export function originPathOf(ours: string, generation = false): string {
   for (const [origin, path] of Object.entries(ORIGIN_PATHS)) {
-    // `/qrart/tasks` is also the origin's own retrieval path; generation goes to `/qrart/generate`.
-    if (path === ours && origin !== '/qrart/generate') return origin;
+    if (path !== ours) continue;
+    if (origin === '/qrart/generate' && !generation) continue;
+    return origin;
   }
   return ours;
 }
@@ -104,4 +109,16 @@ export function renameModels(text: string, sent?: { ours: string; theirs: string
     const theirs = sent && name === sent.ours ? sent.theirs : originModel(name);
     return `"model":${JSON.stringify(theirs)}`;
   });
+}
+
+/** A JSON value from the origin with every `model` member named as ours. */
+export function withOurModels(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withOurModels);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [
+      key,
+      key === 'model' && typeof member === 'string' ? ourModel(member) : withOurModels(member),
+    ]),
+  );
 }

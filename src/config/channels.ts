@@ -35,6 +35,11 @@ const channelTypes = {
     needs: 'base_url',
     is: 'an upstream speaking this same interface',
   },
+  origin: {
+    serves: ['chat', 'serp', 'clip', 'dance', 'maxi', 'tune', 'qrart', 'identity'],
+    needs: 'base_url',
+    is: 'the origin this interface was derived from, under its own paths and model names (compatibility.md)',
+  },
   'local-index': { serves: ['serp'], is: 'the local search index' },
   kling: { serves: ['clip'], is: "Kling's video API" },
   seedance: { serves: ['dance'], is: 'the ModelArk content generation tasks API' },

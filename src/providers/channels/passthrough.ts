@@ -5,9 +5,12 @@
  * the next channel instead of handing clients a broken result. A task is submitted with
  * `"async": true`, so that the answer is a task id at once, and followed through the operation's
  * retrieval until its record is terminal; our client's `callback_url` stays here (the upstream
- * must not call our client), and the upstream's progress is passed on.
+ * must not call our client), and the upstream's progress is passed on. A channel of type `origin`
+ * is the same upstream under the origin's paths and model names (compat/origin.ts): each request
+ * goes up in the origin's names, and each answer comes back in ours.
  */
 import type { TSchema } from '@sinclair/typebox';
+import { originModel, originPathOf, withOurModels } from '../../compat/origin.js';
 import { retrievalPathOf } from '../../contract/table.js';
 import type { Operation } from '../../contract/types.js';
 import { checkSchema } from '../../contract/validate.js';
@@ -23,6 +26,8 @@ import {
 
 export interface PassthroughChannel extends FollowedChannel {
   base_url?: string;
+  /** `origin`: the upstream speaks the origin's names. */
+  type?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -52,14 +57,28 @@ export class SameInterface {
     this.base = (channel.base_url ?? '').replace(/\/+$/, '');
   }
 
-  /** POSTs `body` to `path` and answers the JSON that came back. */
-  private async post(path: string, body: unknown, signal: AbortSignal): Promise<unknown> {
-    return jsonOf(this.channel, await postJson(this.channel, `${this.base}${path}`, body, signal));
+  /**
+   * POSTs `body` to `path` (ours) and answers the JSON that came back, in our names whatever the
+   * upstream's; `generation` marks a task's submission, whose path may differ from its retrieval's.
+   */
+  private async post(path: string, body: unknown, signal: AbortSignal, generation = false): Promise<unknown> {
+    if (this.channel.type !== 'origin') {
+      return jsonOf(this.channel, await postJson(this.channel, `${this.base}${path}`, body, signal));
+    }
+    const sent =
+      isObject(body) && typeof body.model === 'string' ? { ...body, model: originModel(body.model) } : body;
+    const url = `${this.base}${originPathOf(path, generation)}`;
+    return withOurModels(await jsonOf(this.channel, await postJson(this.channel, url, sent, signal)));
   }
 
   /** The same, for the task calls, whose answers are objects. */
-  private async postForObject(path: string, body: unknown, signal: AbortSignal): Promise<Json> {
-    const answer = await this.post(path, body, signal);
+  private async postForObject(
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    generation = false,
+  ): Promise<Json> {
+    const answer = await this.post(path, body, signal, generation);
     if (!isObject(answer))
       throw new UpstreamFailure(`${this.channel.name} sent an answer that is not an object`);
     return answer;
@@ -90,7 +109,7 @@ export class SameInterface {
       { pollMs: this.options.pollMs ?? FIRST_POLL_MS, ...following },
       {
         submit: async (signal) => {
-          const answer = await this.postForObject(operation.path, { ...rest, async: true }, signal);
+          const answer = await this.postForObject(operation.path, { ...rest, async: true }, signal, true);
           const id = answer.task_id;
           if (answer.success === true && typeof id === 'string') return id;
           throw new UpstreamFailure(`${this.channel.name} answered the submission without a task id`);

@@ -17,6 +17,7 @@ function backendOf(channel: ChannelConfig): ChatBackend {
     case 'local-llm':
       return new LocalModel(channel);
     case 'passthrough':
+    case 'origin':
       return new ChatPassthrough(channel);
     default:
       return new OpenAiCompatible(channel);

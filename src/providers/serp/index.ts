@@ -50,6 +50,7 @@ function backendOf(channel: ChannelConfig, local: () => SerpBackend): SerpBacken
     case 'serper':
       return new Serper(channel);
     case 'passthrough':
+    case 'origin':
       return new Passthrough(channel);
     default:
       return local();

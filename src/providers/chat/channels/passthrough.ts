@@ -2,8 +2,12 @@
  * A chat channel to an upstream that speaks this same interface (another Switchyard): each of our
  * chat families is a chat completions endpoint of its own there (`/chatmodel/chat/completions`,
  * `/moon/chat/completions`), so a request goes to the endpoint of the family its model belongs
- * to, through the OpenAI-compatible client (streams, usage and the model rename included).
+ * to, through the OpenAI-compatible client (streams, usage and the model rename included). A
+ * channel of type `origin` reaches the origin's endpoints of those families
+ * (`/openai/chat/completions`, `/kimi/chat/completions`) with its model names, unless the
+ * channel's own `model_map` names another.
  */
+import { originModel, originPathOf } from '../../../compat/origin.js';
 import { CHAT_FAMILIES } from '../../../contract/chat.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from '../types.js';
 import { OpenAiCompatible, type OpenAiChannel } from './openai-compatible.js';
@@ -13,11 +17,16 @@ export class ChatPassthrough implements ChatBackend {
   private readonly endpoints: ReadonlyMap<string, OpenAiCompatible>;
   private readonly first: OpenAiCompatible;
 
-  constructor(channel: OpenAiChannel) {
+  constructor(channel: OpenAiChannel & { type?: string }) {
     const base = (channel.base_url ?? '').replace(/\/+$/, '');
-    const clients = CHAT_FAMILIES.map(
-      (family) => [family, new OpenAiCompatible({ ...channel, base_url: `${base}/${family.name}` })] as const,
-    );
+    const origin = channel.type === 'origin';
+    const clients = CHAT_FAMILIES.map((family) => {
+      const ours = `/${family.name}/chat/completions`;
+      const path = (origin ? originPathOf(ours) : ours).replace(/\/chat\/completions$/, '');
+      const names = origin ? Object.fromEntries(family.models.map((m) => [m, originModel(m)])) : {};
+      const model_map = { ...names, ...channel.model_map };
+      return [family, new OpenAiCompatible({ ...channel, base_url: `${base}${path}`, model_map })] as const;
+    });
     this.endpoints = new Map(
       clients.flatMap(([family, client]) => family.models.map((m) => [m, client] as const)),
     );
