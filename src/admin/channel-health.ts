@@ -32,22 +32,32 @@ export interface ProbeResult {
   latencyMs: number;
 }
 
-/** Where a channel of `type` answers a request that costs nothing: its model list where it has one. */
-function probeUrl(type: string, baseUrl: string): string {
-  return type === 'openai-compatible' ? `${baseUrl.replace(/\/+$/, '')}/models` : baseUrl;
+/**
+ * The request that costs nothing, by channel type: where the type has an authenticated read (the
+ * model list of OpenAI-compatible upstreams, the account of an upstream of this same interface),
+ * it is sent with the channel's key, so that a refused key or a spent quota shows; other types
+ * sign their keys their own way, so their base URL is asked without one and only whether it
+ * answers at all is judged.
+ */
+function probeRequest(type: string, baseUrl: string): { url: string; withKey: boolean } {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (type === 'openai-compatible') return { url: `${base}/models`, withKey: true };
+  if (type === 'passthrough') return { url: `${base}/v1/account`, withKey: true };
+  return { url: baseUrl, withKey: false };
 }
 
 /** What an answer says about the channel (not about any client's request). */
-export function classify(status: number, body: string, retryAfter?: number): ProbeOutcome {
+export function classify(status: number, body: string, withKey: boolean, retryAfter?: number): ProbeOutcome {
   const detail = `HTTP ${status}`;
-  if (status === 401 || status === 402 || status === 403 || /insufficient[ _]quota/i.test(body))
-    return { kind: 'account', detail: `${detail} ${body.slice(0, 200)}`.trim() };
+  const refused = status === 401 || status === 402 || status === 403 || /insufficient[ _]quota/i.test(body);
+  // Without a key, a refusal says the upstream is up, which is all that was asked.
+  if (refused && withKey) return { kind: 'account', detail: `${detail} ${body.slice(0, 200)}`.trim() };
   if (status === 429) return { kind: 'rate_limited', detail, retryAfterSeconds: retryAfter };
   if (status >= 500) return { kind: 'failure', detail };
   return { kind: 'ok', detail };
 }
 
-/** Probes one upstream channel with its key, as a routed call would carry it. */
+/** Probes one upstream channel. */
 export async function probeUpstream(
   type: string,
   baseUrl: string,
@@ -55,15 +65,18 @@ export async function probeUpstream(
   timeoutMs: number,
 ): Promise<ProbeResult> {
   const started = performance.now();
+  const { url, withKey } = probeRequest(type, baseUrl);
+  const sendKey = withKey && apiKey !== undefined;
   let outcome: ProbeOutcome;
   try {
-    const response = await fetch(probeUrl(type, baseUrl), {
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+    const response = await fetch(url, {
+      headers: sendKey ? { authorization: `Bearer ${apiKey}` } : {},
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
     const body = (await response.text()).slice(0, 2000);
-    outcome = classify(response.status, body, retryAfterOf(response.headers.get('retry-after') ?? undefined));
+    const retryAfter = retryAfterOf(response.headers.get('retry-after') ?? undefined);
+    outcome = classify(response.status, body, sendKey, retryAfter);
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     outcome = { kind: 'failure', detail: cause ?? (error as Error).name };

@@ -193,6 +193,7 @@ describe('channel health', () => {
     expect(chatHits(primary)).toBe(before);
     primary.set('ok');
     await until('a is enabled', async () => (await stateOf(server, 'a')) === 'ok');
+    await until('both alerts', () => alerts.length === 2);
     expect(alerts.map((a) => a.data.to)).toEqual(['auto_disabled', 'ok']);
     // The probe sent the channel's key, to a request that costs nothing.
     expect(primary.hits.some((h) => h.method === 'GET' && h.path === '/models')).toBe(true);
@@ -231,6 +232,29 @@ describe('channel health', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(await stateOf(server, 'a')).toBe('disabled');
     expect((await admin(server, 'POST', '/channels/a/enable')).state).toBe('ok');
+  });
+
+  it('judges only whether an upstream answers where its probe cannot carry the key', async () => {
+    // A search channel's key goes in its own header: its probe asks the base URL without one.
+    const server = await start(3600, {
+      channels: [
+        {
+          name: 'search',
+          capability: 'serp',
+          type: 'searxng',
+          base_url: primary.baseUrl,
+          api_key: 'sx-key',
+          probe_interval_seconds: 0.1,
+        },
+      ],
+    });
+    primary.set('revoked');
+    await until('a probe of search', () => primary.hits.length >= 3);
+    expect(await stateOf(server, 'search')).toBe('ok');
+    primary.set('failing');
+    await until('search is disabled', async () => (await stateOf(server, 'search')) === 'auto_disabled');
+    primary.set('ok');
+    await until('search is enabled', async () => (await stateOf(server, 'search')) === 'ok');
   });
 
   it('alerts once when a balance falls under the threshold, and again after a top-up and a new fall', async () => {
