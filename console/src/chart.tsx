@@ -80,3 +80,49 @@ export function BarChart({ title, labels, series, height = 160 }: Props) {
     </figure>
   );
 }
+
+/** Bars across the page, one row per group: categories read better this way than under columns. */
+export function RowChart({ title, rows, series }: { title: string; rows: string[]; series: Series[] }) {
+  const tops = series.map((s) => Math.max(1, ...s.values));
+  return (
+    <figure class="row-chart">
+      <table>
+        <caption class="sr-only">{title}</caption>
+        <thead class="sr-only">
+          <tr>
+            <th scope="col">Group</th>
+            {series.map((s) => (
+              <th scope="col" key={s.label}>
+                {s.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((label, i) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              {series.map((s, j) => (
+                <td key={s.label}>
+                  <span
+                    class={`hbar ${s.tone}`}
+                    style={{ width: `${((s.values[i] ?? 0) / (tops[j] ?? 1)) * 100}%` }}
+                  />
+                  <span class="hbar-value">{(s.values[i] ?? 0).toLocaleString()}</span>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <figcaption>
+        {series.map((s) => (
+          <span key={s.label} class="legend">
+            <span class={`swatch ${s.tone}`} aria-hidden="true" />
+            {s.label}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}

@@ -8,9 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
 import { startFakeSerpWeb, type FakeSerpWeb } from '../support/fake-serp-web.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-openai.js';
 import { accessibilityViolations, launchBrowser, watchedPage, type WatchedPage } from '../support/browser.js';
 
 const PAGES = [
@@ -33,9 +34,10 @@ let admin: string;
 let secret: string;
 let near: FakeSerpWeb;
 let far: FakeSerpWeb;
+let chat: FakeUpstream;
 
 beforeAll(async () => {
-  [near, far] = await Promise.all([startFakeSerpWeb(), startFakeSerpWeb()]);
+  [near, far, chat] = await Promise.all([startFakeSerpWeb(), startFakeSerpWeb(), startFakeUpstream('chat')]);
   const upstream = (name: string, base: string, priority: number) => ({
     name,
     capability: 'serp',
@@ -45,7 +47,17 @@ beforeAll(async () => {
     priority,
   });
   server = await startServer({
-    channels: [upstream('web-near', near.baseUrl, 1), upstream('web-far', far.baseUrl, 2)],
+    channels: [
+      upstream('web-near', near.baseUrl, 1),
+      upstream('web-far', far.baseUrl, 2),
+      {
+        name: 'chat',
+        capability: 'chat',
+        type: 'openai-compatible',
+        base_url: chat.baseUrl,
+        models: ['chatmodel-*'],
+      },
+    ],
     'routing.retries': 0,
   });
   admin = await server.token({ name: 'ops', role: 'admin' });
@@ -59,6 +71,7 @@ afterAll(async () => {
   await server?.close();
   await near?.close();
   await far?.close();
+  await chat?.close();
 });
 
 /** Nothing went wrong on the page since the last look. */
@@ -226,12 +239,20 @@ describe('the console in a browser', () => {
     expectClean(laptop);
   });
 
-  it('runs serp, QR art and music from the Playground, and the song task is watched to its end on Tasks', async () => {
+  it('runs serp, chat, QR art and music from the Playground, and the song task is watched to its end on Tasks', async () => {
     await open(page, 'playground', 'Playground');
     await page.getByLabel('Client token').fill(secret);
     await page.getByRole('button', { name: 'Run' }).click();
     const results = page.getByRole('list', { name: 'Search results' });
     await expect.poll(() => results.textContent()).toContain('search channels');
+
+    // Chat streams: the answer grows as its chunks arrive (the upstream sends a word a chunk).
+    await page.getByLabel('Operation').selectOption('/chatmodel/chat/completions');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('.chat-answer').or(page.getByRole('alert')).waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await expect.poll(() => page.locator('.chat-answer').textContent()).toBe('Say hello to the operators');
+    expect(chat.received.at(-1)?.body).toMatchObject({ model: 'chatmodel-4o', stream: true });
 
     await page.getByLabel('Operation').selectOption('/qrart/tasks');
     await page.getByRole('button', { name: 'Run' }).click();

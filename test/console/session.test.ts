@@ -35,7 +35,7 @@ async function call(method: string, path: string, headers: Record<string, string
   return {
     status: response.status,
     headers: response.headers,
-    body: JSON.parse(text || '{}') as Record<string, never>,
+    body: JSON.parse(text || '{}') as Body,
   };
 }
 

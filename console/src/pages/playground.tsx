@@ -40,8 +40,16 @@ const STARTERS: Record<string, Values> = {
     lyric:
       '[Verse]\nWalking down the river road\nSinging softly all alone\n[Chorus]\nHold the light and let it glow',
   },
-  '/chatmodel/chat/completions': { messages: '[{"role": "user", "content": "Hello"}]', stream: 'true' },
-  '/moon/chat/completions': { messages: '[{"role": "user", "content": "Hello"}]', stream: 'true' },
+  '/chatmodel/chat/completions': {
+    model: 'chatmodel-4o',
+    messages: '[{"role": "user", "content": "Say hello to the operators"}]',
+    stream: 'true',
+  },
+  '/moon/chat/completions': {
+    model: 'moon-v1-8k',
+    messages: '[{"role": "user", "content": "Say hello to the operators"}]',
+    stream: 'true',
+  },
 };
 
 /** The operations that stream a task's snapshots as ndjson when asked (QR art answers at once). */

@@ -1,7 +1,7 @@
 /** Usage grouped by token, operation, model or day over a date range, as a chart, a table and CSV. */
 import { useState } from 'preact/hooks';
 import { ADMIN, get, query } from '../api';
-import { BarChart } from '../chart';
+import { RowChart } from '../chart';
 import { Empty, ErrorNote, Field, Loading, PageHeader, Section, Table, ms, num, useLoad } from '../ui';
 
 const GROUPS = ['token', 'operation', 'model', 'day'] as const;
@@ -81,12 +81,12 @@ export function Usage() {
       {rows.length > 0 && (
         <>
           <Section title="Credits and requests">
-            <BarChart
-              title="Usage by group"
-              labels={rows.slice(0, 30).map(labelOf)}
+            <RowChart
+              title="Requests and credits by group"
+              rows={rows.slice(0, 20).map(labelOf)}
               series={[
-                { label: 'requests', tone: 'bar-a', values: rows.slice(0, 30).map((r) => r.requests) },
-                { label: 'credits', tone: 'bar-b', values: rows.slice(0, 30).map((r) => r.credits) },
+                { label: 'requests', tone: 'bar-a', values: rows.slice(0, 20).map((r) => r.requests) },
+                { label: 'credits', tone: 'bar-b', values: rows.slice(0, 20).map((r) => r.credits) },
               ]}
             />
           </Section>

@@ -1,0 +1,90 @@
+/**
+ * Screenshots of every console page, at a laptop's width and a phone's, into docs/console/
+ * (`npm run console:screenshots`, after `make setup`). A fresh server gets a few tokens,
+ * searches, a QR art task, a song and an enrolled identity, so that the pages show what an
+ * operator sees on a server in use; the Playground runs the song and the QR art itself.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from '../test/support/browser.js';
+import { startServer } from '../test/support/server.js';
+
+const OUT = fileURLToPath(new URL('../docs/console/', import.meta.url));
+const PORTRAIT = fileURLToPath(new URL('../examples/idcard/portrait.png', import.meta.url));
+const WIDTHS = { laptop: { width: 1366, height: 860 }, phone: { width: 390, height: 844 } };
+const PAGES = ['overview', 'tokens', 'usage', 'requests', 'tasks', 'channels', 'identities', 'settings'];
+
+mkdirSync(OUT, { recursive: true });
+const server = await startServer();
+const admin = await server.token({ name: 'ops', role: 'admin' });
+const api = async (method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${server.url}/admin/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${admin}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+};
+
+const acme = (
+  await api('POST', '/tokens', { name: 'acme', credits: 5000, operations: ['serp', 'qrart', 'tune'] })
+).token as string;
+await api('POST', '/tokens', { name: 'globex', rate_per_second: 20, concurrency: 8 });
+await api('POST', '/tokens/acme/credits', { delta: 500, note: 'invoice 42' });
+for (const query of ['search channels', 'credits ledger', 'music engine', 'qr art']) {
+  await server.post('/serp/web', { query }, acme);
+}
+await server.post('/serp/web', { query: '' }, acme);
+await server.post('/qrart/tasks', { content: 'https://example.com', prompt: 'a forest at dawn' }, acme);
+await server.post(
+  '/tune/audios',
+  {
+    action: 'generate',
+    custom: true,
+    title: 'Harbour Lights',
+    style: 'synthwave, dreamy, 150 bpm',
+    lyric: '[Verse]\nLights along the harbour wall\n[Chorus]\nCarry me home',
+  },
+  acme,
+);
+await api('POST', '/identities', {
+  name: '张伟',
+  id_number: '11010519491231002X',
+  portrait: readFileSync(PORTRAIT).toString('base64'),
+});
+
+const browser = await launchBrowser();
+try {
+  for (const [name, viewport] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/console/`);
+    await page.getByLabel('Admin token').waitFor();
+    await page.screenshot({ path: `${OUT}sign-in-${name}.png` });
+    await page.getByLabel('Admin token').fill(admin);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    for (const id of PAGES) {
+      await page.goto(`${server.url}/console/${id}`);
+      await page.locator('#page-title').waitFor();
+      await page.waitForLoadState('networkidle');
+      if (id === 'tokens') await page.getByRole('button', { name: 'acme' }).click();
+      if (id === 'tasks') await page.locator('tr[data-task] button').first().click();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `${OUT}${id}-${name}.png`, fullPage: name === 'laptop' });
+    }
+    await page.goto(`${server.url}/console/playground`);
+    await page.getByLabel('Client token').fill(acme);
+    await page.getByLabel('Operation').selectOption('/tune/audios');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('canvas.waveform[data-drawn="yes"]').first().waitFor({ timeout: 120_000 });
+    await page.evaluate("document.getElementById('s-result').scrollIntoView()");
+    await page.screenshot({ path: `${OUT}playground-${name}.png`, fullPage: name === 'laptop' });
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(`screenshots in ${OUT}`);
