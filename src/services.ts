@@ -31,7 +31,8 @@ import { OutboundGuard } from './net/guard.js';
 import { Metrics } from './http/metrics.js';
 import { ChannelBoard, channelEntries, type ChannelEntry } from './providers/channel-board.js';
 import { Admin } from './admin/index.js';
-import { watchChannelStates } from './admin/channels.js';
+import { reloadDisabled, watchChannelStates } from './admin/channels.js';
+import { openChannelSignal } from './admin/channel-signal.js';
 import { ChannelHealth } from './admin/channel-health.js';
 import { Alerts } from './admin/alerts.js';
 import { watchBalances } from './admin/balance-alerts.js';
@@ -208,6 +209,17 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   services.stopAdmin.push(
     await watchChannelStates(db, board, CHANNEL_CHANGES_MS, onError('channel switches not read')),
   );
+  if (shared) {
+    const subscriber = (shared.connections[0] as Redis).duplicate();
+    services.redis.push(subscriber);
+    board.announce = await openChannelSignal(
+      shared.connections[1] as Redis,
+      subscriber,
+      config.redis.prefix,
+      () => void reloadDisabled(db, board).catch(onError('channel switches not read')),
+      onError('channel signal fault'),
+    );
+  }
   health.start();
   services.stopAdmin.push(
     () => health.stop(),

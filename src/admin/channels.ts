@@ -163,6 +163,7 @@ export class ChannelAdmin {
     await this.save(id, { disabled_at: Date.now(), disabled_by: actor });
     await audit(this.db, actor, 'channel.disable', id);
     await reloadDisabled(this.db, this.board);
+    this.board.announce();
     return this.get(id);
   }
 
@@ -172,6 +173,7 @@ export class ChannelAdmin {
     await this.save(id, { disabled_at: null, disabled_by: null, auto_disabled_at: null, auto_reason: null });
     await audit(this.db, actor, 'channel.enable', id);
     await reloadDisabled(this.db, this.board);
+    this.board.announce();
     return this.get(id);
   }
 

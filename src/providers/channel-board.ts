@@ -82,6 +82,8 @@ export class ChannelBoard {
   onAccountFault: (id: string, detail: string) => void = () => undefined;
   /** Told when a channel is cooled, so that its health is checked soon (admin/channel-health.ts). */
   onCooled: (id: string) => void = () => undefined;
+  /** Called after this node saved a change of channel states, so that other nodes read it at once. */
+  announce: () => void = () => undefined;
   private readonly samples = new Map<string, Sample[]>();
   private readonly coolUntil = new Map<string, number>();
 
