@@ -68,6 +68,7 @@ export async function answerTask(
     price,
     deadlineMs: deadlineOf(services, body),
     idempotencyKey,
+    ...(request.originModel ? { asSent: { ...body, model: request.originModel.theirs } } : {}),
     ...(jobs ? { within: (trx, row) => jobs.enqueue(trx, row.id, row.family) } : {}),
   });
   caller.taskId = task.id;

@@ -36,6 +36,12 @@ export interface Submission {
   price: number;
   deadlineMs: number;
   idempotencyKey?: string;
+  /**
+   * The request as its client named things, where that differs from `body` (an origin path's
+   * model names): kept as the task's request, so that its record, answers and callback name the
+   * model the client sent. `body` is what the engine runs.
+   */
+  asSent?: Record<string, unknown>;
   /** More writes of a new task, in the transaction that creates it (its queued job). */
   within?: (trx: Kysely<Database>, task: TaskRow) => Promise<void>;
 }
@@ -45,8 +51,24 @@ export interface Outcome {
   error?: { code: string; message: string };
 }
 
+/**
+ * The data of a task whose client sent another name for its model (an origin path), naming the
+ * model as the client did wherever the engine named ours.
+ */
+function namedAsSent(row: TaskRow, request: Record<string, unknown>, data: unknown): unknown {
+  const sent = request.model;
+  if (typeof sent !== 'string' || row.model === null || sent === row.model || data === undefined) return data;
+  const ours = `"model":${JSON.stringify(row.model)}`;
+  return JSON.parse(
+    JSON.stringify(data)
+      .split(ours)
+      .join(`"model":${JSON.stringify(sent)}`),
+  ) as unknown;
+}
+
 export function viewOf(row: TaskRow, data: unknown = undefined): TaskView {
   const stored = row.response === null ? undefined : (JSON.parse(row.response) as Record<string, unknown>);
+  const request = JSON.parse(row.request) as Record<string, unknown>;
   return {
     id: row.id,
     traceId: row.trace_id,
@@ -55,10 +77,13 @@ export function viewOf(row: TaskRow, data: unknown = undefined): TaskView {
     createdAt: Number(row.created_at),
     startedAt: row.started_at === null ? null : Number(row.started_at),
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
-    request: JSON.parse(row.request) as Record<string, unknown>,
-    data:
+    request,
+    data: namedAsSent(
+      row,
+      request,
       data ??
-      (row.progress !== null ? JSON.parse(row.progress) : stored && storedData(row.operation, stored)),
+        (row.progress !== null ? JSON.parse(row.progress) : stored && storedData(row.operation, stored)),
+    ),
     progress:
       row.progress_fraction === null
         ? null
@@ -139,7 +164,7 @@ export class TaskStore {
         family: spec.operation.family,
         operation: spec.operation.path,
         trace_id: spec.traceId,
-        request: JSON.stringify(redactRequest(body)),
+        request: JSON.stringify(redactRequest(spec.asSent ?? body)),
         response: null,
         state: 'queued',
         credits: spec.price,

@@ -5,6 +5,8 @@
  * `ratio`, `generate_audio`, `return_last_frame`, `execution_expires_after` and `priority`;
  * hailuo's missing model), and every answer names models as the client sent them.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-openai.js';
 import { expectError } from '../support/expect.js';
@@ -17,19 +19,26 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 let chat: FakeUpstream;
 let server: TestServer;
 let token: string;
+/** Receives callbacks. */
+let hooks: Server;
 
 beforeAll(async () => {
   chat = await startFakeUpstream('chat');
+  hooks = createServer();
+  await new Promise<void>((done) => hooks.listen(0, '127.0.0.1', done));
   server = await startServer({
     channels: [
       { name: 'chat', capability: 'chat', type: 'openai-compatible', base_url: chat.baseUrl, models: ['*'] },
     ],
+    'outbound.allow_cidrs': ['127.0.0.1/32'],
+    'callbacks.poll_ms': 50,
   });
   token = await server.token();
 });
 afterAll(async () => {
   await server?.close();
   await chat?.close();
+  hooks?.close();
 });
 
 const done = (t: Record<string, unknown>) => ['succeeded', 'failed'].includes(String(t.state));
@@ -114,11 +123,24 @@ describe('origin paths', () => {
     expect((persona.body.data as Record<string, unknown>).persona_id).toEqual(expect.any(String));
   });
 
-  it('/seedance/videos with the SDK defaults, retrieved through /seedance/tasks', async () => {
+  it('/seedance/videos with the SDK defaults and a newer model: its record and callback name it as sent', async () => {
+    const delivered = new Promise<string>((done) => {
+      hooks.once('request', (req, res) => {
+        let text = '';
+        req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        req.on('end', () => {
+          res.writeHead(200).end('ok');
+          done(text);
+        });
+      });
+    });
     const submitted = await server.post(
       '/seedance/videos',
       {
-        model: 'doubao-seedance-1-0-lite-t2v-250428',
+        // Newer than any local model: the nearest (dance-1-0-pro-fast-251015) renders it.
+        model: 'doubao-seedance-2-0-mini-260615',
+        resolution: '480p',
+        callback_url: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`,
         content: [{ type: 'text', text: 'a red balloon over a field' }],
         ratio: '16:9',
         duration: 2,
@@ -133,7 +155,8 @@ describe('origin paths', () => {
     expect(submitted.status, submitted.text).toBe(200);
     const record = await pollTask(server, 'seedance', submitted.body.task_id as string, token, done, 50_000);
     expect(record.state, JSON.stringify(record)).toBe('succeeded');
-    expect(new Set(models(JSON.stringify(record)))).toEqual(new Set(['doubao-seedance-1-0-lite-t2v-250428']));
+    expect(new Set(models(JSON.stringify(record)))).toEqual(new Set(['doubao-seedance-2-0-mini-260615']));
+    expect(new Set(models(await delivered))).toEqual(new Set(['doubao-seedance-2-0-mini-260615']));
   });
 
   it('/kling/videos with the members of the kling SDK, retrieved through /kling/tasks', async () => {
