@@ -163,12 +163,14 @@ describe('origin paths', () => {
     const answer = await server.post(
       '/kling/videos',
       {
-        action: 'text2video',
-        model: 'kling-v1',
+        action: 'image2video',
+        model: 'kling-v3',
         prompt: 'waves on a beach',
         duration: 5,
         aspect_ratio: '16:9',
-        mode: 'std',
+        mode: '4k',
+        generate_audio: false,
+        image_list: [{ image_url: 'https://example.com/first.png', type: 'first_frame' }],
         async: true,
       },
       token,
@@ -177,7 +179,10 @@ describe('origin paths', () => {
     // Its record names the model as sent from the start; seedance above shows a finished video.
     const record = await server.post('/kling/tasks', { action: 'retrieve', id: answer.body.task_id }, token);
     expect(record.status, record.text).toBe(200);
-    expect(new Set(models(record.text))).toEqual(new Set(['kling-v1']));
+    expect(new Set(models(record.text))).toEqual(new Set(['kling-v3']));
+    const request = record.body.request as Record<string, unknown>;
+    expect(request.start_image_url).toBe('https://example.com/first.png');
+    expect(request.mode).toBe('pro');
   });
 
   it('/qrart/generate takes numbers and rawurl, and answers flat', async () => {
