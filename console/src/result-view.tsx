@@ -17,7 +17,7 @@ interface Item {
 
 const KINDS = { audio_url: 'audio', video_url: 'video', image_url: 'image' } as const;
 const isUrl = (value: Json | undefined): value is string =>
-  typeof value === 'string' && /^(https?:|\/)/.test(value);
+  typeof value === 'string' && /^(https?:|\/|data:image\/)/.test(value);
 
 /** Each object of the answer that names media is an item; the request echoed back is not. */
 function itemsIn(value: Json, found: Item[] = []): Item[] {
@@ -95,7 +95,7 @@ export function ResultView({ value }: { value: unknown }) {
     json &&
     typeof json === 'object' &&
     !Array.isArray(json) &&
-    ('words_result' in json || 'id_number' in json);
+    ('words_result' in json || 'id_card' in json || 'id_number' in json);
   const fields = isIdentity ? fieldsOf(json) : [];
   return (
     <div class="result">

@@ -293,6 +293,28 @@ describe('the console in a browser', () => {
     expectClean(laptop);
   }, 150_000);
 
+  it('returns to sign-in with the reason when the signed-in token is revoked', async () => {
+    const other = await watchedPage(browser, server.url);
+    await other.page.goto(`${server.url}/console/`);
+    await other.page.getByLabel('Admin token').fill(await server.token({ name: 'ops-2', role: 'admin' }));
+    await other.page.getByRole('button', { name: 'Sign in' }).click();
+    await other.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await fetch(`${server.url}/admin/api/v1/tokens/ops-2`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    await other.page.waitForTimeout(400); // the token cache's 300 ms
+    await other.page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Tokens' })
+      .click();
+    await other.page.getByLabel('Admin token').waitFor();
+    await expect
+      .poll(() => other.page.getByRole('status').first().textContent())
+      .toBe('the token is unknown or has been revoked');
+    await other.page.context().close();
+  });
+
   it('signs out, and the session ends on the server', async () => {
     const [cookie] = await page.context().cookies();
     await page.getByRole('button', { name: 'Sign out' }).click();
