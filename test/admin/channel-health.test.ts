@@ -162,6 +162,32 @@ describe('channel health', () => {
     expect(chatHits(primary)).toBe(2);
   });
 
+  it('answers 503 busy while every channel of the model is disabled by its health', async () => {
+    const server = await start(3600, {
+      channels: [
+        {
+          name: 'a',
+          capability: 'chat',
+          type: 'openai-compatible',
+          base_url: primary.baseUrl,
+          api_key: 'sk-a',
+          models: ['chatmodel-*'],
+          probe_interval_seconds: 3600,
+        },
+      ],
+    });
+    const token = await server.token();
+    primary.set('revoked');
+    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(502);
+    const answer = await server.post('/chatmodel/chat/completions', ask, token);
+    expect(answer.status).toBe(503);
+    expect(answer.body.error).toMatchObject({
+      code: 'busy',
+      message: expect.stringMatching(/disabled until a health probe succeeds/),
+    });
+    expect(chatHits(primary)).toBe(1);
+  });
+
   it("passes a client's bad request on and never counts it against the channel", async () => {
     const server = await start(3600);
     const token = await server.token();
