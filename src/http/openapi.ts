@@ -6,7 +6,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
-import { OPERATIONS } from '../contract/table.js';
+import { ORIGIN_PATHS } from '../compat/origin.js';
+import { OPERATIONS, operationAt } from '../contract/table.js';
 import { ErrorBody, TaskAccepted } from '../contract/responses.js';
 import type { Operation } from '../contract/types.js';
 import { ADMIN_BASE, ADMIN_ROUTES, type AdminRoute } from '../admin/routes.js';
@@ -66,6 +67,25 @@ function pathItem(operation: Operation) {
       },
     },
   };
+}
+
+/**
+ * The origin's paths, under their own tag: each documented as the operation it stands for, whose
+ * schemas it shares (it also takes what the origin's clients send; compatibility.md).
+ */
+function originPaths(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(ORIGIN_PATHS).map(([path, ours]) => {
+      const item = pathItem(operationAt(ours) as Operation);
+      const post = {
+        ...item.post,
+        operationId: `origin${item.post.operationId.replace(/^\w/, (c) => c.toUpperCase())}`,
+        summary: `${item.post.summary} (the origin's path for ${ours})`,
+        tags: ['origin'],
+      };
+      return [path, { post }];
+    }),
+  );
 }
 
 const errorAnswer = (description: string) => ({
@@ -192,6 +212,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
     paths: {
       ...Object.fromEntries(OPERATIONS.map((operation) => [operation.path, pathItem(operation)])),
       ...sidePaths(),
+      ...originPaths(),
     },
   };
 }

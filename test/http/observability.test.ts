@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
+import { ORIGIN_PATHS } from '../../src/compat/origin.js';
 import { OPERATIONS } from '../../src/contract/table.js';
 
 let server: TestServer;
@@ -45,13 +46,17 @@ describe('health, metrics and API documents', () => {
       components: { securitySchemes: object };
     };
     expect(doc.openapi).toBe('3.1.0');
-    // The operations, and besides them only the admin API, the client's account and model lists.
+    // The operations, and besides them only the admin API, the client's account, model lists and
+    // the origin's paths.
     const operations = OPERATIONS.map((o) => o.path);
     const others = Object.keys(doc.paths).filter((path) => !operations.includes(path));
     expect(operations.every((path) => path in doc.paths)).toBe(true);
-    expect(others.filter((path) => !/^\/admin\/api\/v1\/|^\/v1\/account|^\/\w+\/models$/.test(path))).toEqual(
-      [],
-    );
+    expect(
+      others.filter(
+        (path) => !/^\/admin\/api\/v1\/|^\/v1\/account|^\/\w+\/models$/.test(path) && !(path in ORIGIN_PATHS),
+      ),
+    ).toEqual([]);
+    expect(Object.keys(ORIGIN_PATHS).every((path) => path in doc.paths)).toBe(true);
     for (const item of operations.map((path) => doc.paths[path]!)) {
       expect(item.post.requestBody.content['application/json']?.schema.properties).toBeDefined();
       expect(Object.keys(item.post.responses)).toEqual(
