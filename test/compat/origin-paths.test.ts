@@ -74,6 +74,17 @@ describe('origin paths', () => {
     expect(new Set(models(text))).toEqual(new Set(['gpt-4o-mini']));
   });
 
+  it('an origin path takes the permission of the path it stands for', async () => {
+    const searchOnly = await server.token({ operations: ['/serp/web'] });
+    expect((await server.post('/serp/google', { query: 'permission' }, searchOnly)).status).toBe(200);
+    const chatAnswer = await server.post(
+      '/openai/chat/completions',
+      { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] },
+      searchOnly,
+    );
+    expectError(chatAnswer, 403, 'token_mismatched');
+  });
+
   it('an unknown origin model is a 400 naming model', async () => {
     const answer = await server.post(
       '/openai/chat/completions',
