@@ -249,9 +249,18 @@ export class ChannelHealth {
     return this.board.entries.map((e) => e.id).filter((e) => this.board.isAutoDisabled(e));
   }
 
+  /** An operator's disable or enable, alerted like health's own changes. */
+  operatorSwitched(id: string, from: string, to: string, reason: string): void {
+    this.alert(id, from, to, reason);
+  }
+
   private changed(id: string, from: string, to: string, reason: string): void {
     this.board.announce();
     this.metrics.channelStateChanged(to);
+    this.alert(id, from, to, reason);
+  }
+
+  private alert(id: string, from: string, to: string, reason: string): void {
     const entry = this.board.entries.find((e) => e.id === id);
     this.log.warn({ channel: id, from, to, reason }, 'channel state changed');
     this.alerts.raise('channel.state_changed', {

@@ -160,21 +160,28 @@ export class ChannelAdmin {
 
   async disable(id: string, actor: string): Promise<ChannelRow> {
     this.entry(id);
+    const before = (await this.get(id)).state;
     await this.save(id, { disabled_at: Date.now(), disabled_by: actor });
     await audit(this.db, actor, 'channel.disable', id);
-    await reloadDisabled(this.db, this.board);
-    this.board.announce();
-    return this.get(id);
+    return this.switched(id, before, `disabled by ${actor}`);
   }
 
   async enable(id: string, actor: string): Promise<ChannelRow> {
     this.entry(id);
+    const before = (await this.get(id)).state;
     // The operator vouches for the channel: health's own disable ends with theirs.
     await this.save(id, { disabled_at: null, disabled_by: null, auto_disabled_at: null, auto_reason: null });
     await audit(this.db, actor, 'channel.enable', id);
+    return this.switched(id, before, `enabled by ${actor}`);
+  }
+
+  /** After an operator's switch: every node told, and the operator's alert when the state moved. */
+  private async switched(id: string, before: ChannelState, reason: string): Promise<ChannelRow> {
     await reloadDisabled(this.db, this.board);
     this.board.announce();
-    return this.get(id);
+    const row = await this.get(id);
+    if (row.state !== before) this.health?.operatorSwitched(id, before, row.state, reason);
+    return row;
   }
 
   async probe(id: string, actor: string): Promise<ChannelRow> {

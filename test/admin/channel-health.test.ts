@@ -241,11 +241,13 @@ describe('channel health', () => {
     // One call, no retry on `a`: the upstream said how long to wait.
     expect(chatHits(primary)).toBe(1);
     expect(await stateOf(server, 'a')).toBe('cooling');
+    const recovered = Date.now();
     primary.set('ok');
-    // Retry-After is 2 s: still cooling after one, back after two.
-    await new Promise((r) => setTimeout(r, 1000));
+    // Retry-After is 3 s: still cooling half a second after the upstream recovered, back by 3 s.
+    await new Promise((r) => setTimeout(r, 500));
     expect(await stateOf(server, 'a')).toBe('cooling');
-    await until('a is no longer cooling', async () => (await stateOf(server, 'a')) === 'ok', 2000);
+    await until('a is no longer cooling', async () => (await stateOf(server, 'a')) === 'ok', 4000);
+    expect(Date.now() - recovered).toBeGreaterThan(2000);
     expect(alerts).toEqual([]);
   });
 
@@ -259,6 +261,14 @@ describe('channel health', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(await stateOf(server, 'a')).toBe('disabled');
     expect((await admin(server, 'POST', '/channels/a/enable')).state).toBe('ok');
+    // The operator's switches are alerted too, with who made them.
+    await until('three alerts', () => alerts.length === 3);
+    expect(alerts.map((a) => [a.data.from, a.data.to])).toEqual([
+      ['ok', 'auto_disabled'],
+      ['auto_disabled', 'disabled'],
+      ['disabled', 'ok'],
+    ]);
+    expect(alerts[1]?.data.reason).toMatch(/^disabled by ops-/);
   });
 
   it('judges only whether an upstream answers where its probe cannot carry the key', async () => {

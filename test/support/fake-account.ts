@@ -57,7 +57,7 @@ export async function startFakeAccount(): Promise<FakeAccount> {
           'insufficient_quota',
         );
       if (state === 'rate_limited') {
-        res.setHeader('retry-after', '2');
+        res.setHeader('retry-after', '3');
         return error(res, 429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded');
       }
       res.writeHead(200, { 'content-type': 'application/json' });
