@@ -74,7 +74,7 @@ describe('origin paths', () => {
     expect(new Set(models(text))).toEqual(new Set(['gpt-4o-mini']));
   });
 
-  it('an origin path takes the permission of the path it stands for', async () => {
+  it('an origin path takes the permission and usage operation of the path it stands for', async () => {
     const searchOnly = await server.token({ operations: ['/serp/web'] });
     expect((await server.post('/serp/google', { query: 'permission' }, searchOnly)).status).toBe(200);
     const chatAnswer = await server.post(
@@ -83,6 +83,22 @@ describe('origin paths', () => {
       searchOnly,
     );
     expectError(chatAnswer, 403, 'token_mismatched');
+    // Its usage is the operation's own.
+    const until = Date.now() + 10_000;
+    let rows: { operation: string; requests: number }[] = [];
+    while (!rows.some((r) => r.operation === 'serp.web') && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      const usage = await fetch(`${server.url}/v1/account/usage?group_by=operation`, {
+        headers: { authorization: `Bearer ${searchOnly}` },
+      });
+      rows = ((await usage.json()) as { rows: typeof rows }).rows;
+    }
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ operation: 'serp.web', requests: 1, succeeded: 1 }),
+        expect.objectContaining({ operation: 'chat.chatmodel', requests: 1, failed: 1 }),
+      ]),
+    );
   });
 
   it('an unknown origin model is a 400 naming model', async () => {
