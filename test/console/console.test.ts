@@ -191,6 +191,41 @@ describe('the console in a browser', () => {
     expect(laptop.outside).toEqual([]);
   });
 
+  it('edits a token’s limits and expiry, disables and enables it, and rotates its callback secret', async () => {
+    const limits = page.getByRole('form', { name: 'Limits' });
+    await limits.getByLabel('Operations').fill('serp, qrart, tune, chat');
+    await limits.getByLabel('Requests per second').fill('7');
+    await limits.getByLabel('Expires on').fill('2099-12-31');
+    await limits.getByRole('button', { name: 'Save limits' }).click();
+    await limits.getByText('Saved.').or(limits.getByRole('alert')).waitFor();
+    expect(await limits.getByRole('alert').allTextContents()).toEqual([]);
+    const token = await fetch(`${server.url}/admin/api/v1/tokens/acme`, {
+      headers: { authorization: `Bearer ${admin}` },
+    }).then(
+      (r) => r.json() as Promise<{ rate_per_second: number; expires_at: string; operations: string[] }>,
+    );
+    expect(token.rate_per_second).toBe(7);
+    expect(token.expires_at.slice(0, 4)).toBe('2099');
+    expect(token.operations).toContain('/chatmodel/chat/completions');
+    expect(token.operations).not.toContain('/clip/videos');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'acme' }).locator('.state').textContent())
+      .toBe('disabled');
+    await page.waitForTimeout(400); // the token cache's 300 ms
+    const refused = await search('while disabled');
+    expect(refused.status).toBe(401);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'acme' }).locator('.state').textContent())
+      .toBe('active');
+
+    await page.getByRole('button', { name: 'Rotate callback secret' }).click();
+    await expect.poll(() => page.locator('[data-secret]').last().textContent()).toMatch(/^whsec_/);
+    expectClean(laptop);
+  });
+
   it('finds the requests made on Requests, in Usage and in its CSV', async () => {
     const answered = await search('second light');
     const refused = await server.post('/serp/web', { query: '' }, secret);
@@ -290,6 +325,7 @@ describe('the console in a browser', () => {
     await expect
       .poll(() => audio.evaluate((a) => (a as unknown as Player).duration), { timeout: 15_000 })
       .toBeGreaterThan(5);
+    expect(await accessibilityViolations(page), 'the Playground with its results').toEqual([]);
     expectClean(laptop);
   }, 150_000);
 
