@@ -14,6 +14,7 @@ import { startServer, type TestServer } from '../support/server.js';
 import { startFakeAccount, type FakeAccount } from '../support/fake-account.js';
 import { Redis } from 'ioredis';
 import { provisionShared, REDIS_URL } from '../support/backends.js';
+import { loadConfig } from '../../src/config/index.js';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const BASE = '/admin/api/v1';
@@ -314,6 +315,18 @@ describe('channel health', () => {
     await until('the second alert', () => alerts.filter((a) => a.type === 'token.low_balance').length === 2);
     expect(alerts.filter((a) => a.type === 'token.low_balance').map((a) => a.data.credits)).toEqual([40, 10]);
     expect(alerts.some((a) => a.data.name === 'rich')).toBe(false);
+  });
+
+  it('refuses an alert webhook without its secret, and a secret that is not one, naming the key', () => {
+    expect(() => loadConfig({ env: {}, overrides: { 'alerts.webhook_url': alertsUrl } })).toThrow(
+      /alerts\.webhook_secret: is required with alerts\.webhook_url/,
+    );
+    expect(() =>
+      loadConfig({
+        env: {},
+        overrides: { 'alerts.webhook_url': alertsUrl, 'alerts.webhook_secret': 'hunter2' },
+      }),
+    ).toThrow(/alerts\.webhook_secret: must be whsec_ followed by base64/);
   });
 
   it('holds a change made on one node on another within a second', async () => {
