@@ -22,15 +22,41 @@ export interface ChannelEntry {
   models: string[];
 }
 
-interface Sample {
-  at: number;
-  ok: boolean;
-  ms: number;
-}
-
 const WINDOW_MS = 5 * 60_000;
-/** Enough for a busy channel's five minutes to tell its rate and p50; older ones go first. */
-const SAMPLES = 2000;
+/**
+ * Calls kept per channel: a busy channel's rate and p50 are those of its latest calls within the
+ * five minutes. A ring of typed arrays, so that recording a call (on every request) allocates
+ * nothing and moves nothing.
+ */
+const SAMPLES = 4096;
+
+class CallRing {
+  private readonly at = new Float64Array(SAMPLES);
+  private readonly ms = new Float32Array(SAMPLES);
+  private readonly ok = new Uint8Array(SAMPLES);
+  private next = 0;
+  private size = 0;
+
+  add(at: number, ok: boolean, ms: number): void {
+    this.at[this.next] = at;
+    this.ms[this.next] = ms;
+    this.ok[this.next] = ok ? 1 : 0;
+    this.next = (this.next + 1) % SAMPLES;
+    this.size = Math.min(SAMPLES, this.size + 1);
+  }
+
+  /** The calls since `since`: how many succeeded, and their times. */
+  since(since: number): { ok: number; times: number[] } {
+    const times: number[] = [];
+    let ok = 0;
+    for (let i = 0; i < this.size; i += 1) {
+      if (this.at[i]! <= since) continue;
+      times.push(this.ms[i]!);
+      ok += this.ok[i]!;
+    }
+    return { ok, times };
+  }
+}
 const LOCAL_TYPES = new Set(['local-llm', 'local-index']);
 /** Families whose engine runs here when no channel serves them (chat has no such engine). */
 const LOCAL_ENGINES = FAMILIES.filter((f) => f !== 'chat' && f !== 'serp');
@@ -84,7 +110,7 @@ export class ChannelBoard {
   onCooled: (id: string) => void = () => undefined;
   /** Called after this node saved a change of channel states, so that other nodes read it at once. */
   announce: () => void = () => undefined;
-  private readonly samples = new Map<string, Sample[]>();
+  private readonly calls = new Map<string, CallRing>();
   private readonly coolUntil = new Map<string, number>();
 
   constructor(readonly entries: readonly ChannelEntry[]) {}
@@ -115,10 +141,9 @@ export class ChannelBoard {
 
   /** A router's call to a channel, for its success rate and p50. */
   observe(id: string, ok: boolean, ms: number, now = Date.now()): void {
-    let list = this.samples.get(id);
-    if (!list) this.samples.set(id, (list = []));
-    list.push({ at: now, ok, ms });
-    if (list.length > SAMPLES) list.splice(0, list.length - SAMPLES);
+    let ring = this.calls.get(id);
+    if (!ring) this.calls.set(id, (ring = new CallRing()));
+    ring.add(now, ok, ms);
   }
 
   cooled(id: string, until: number): void {
@@ -135,13 +160,12 @@ export class ChannelBoard {
     id: string,
     now = Date.now(),
   ): { calls: number; success_rate: number | null; p50_ms: number | null } {
-    const list = (this.samples.get(id) ?? []).filter((s) => s.at > now - WINDOW_MS);
-    this.samples.set(id, list);
-    if (list.length === 0) return { calls: 0, success_rate: null, p50_ms: null };
-    const times = list.map((s) => s.ms).sort((a, b) => a - b);
+    const { ok, times } = this.calls.get(id)?.since(now - WINDOW_MS) ?? { ok: 0, times: [] };
+    if (times.length === 0) return { calls: 0, success_rate: null, p50_ms: null };
+    times.sort((a, b) => a - b);
     return {
-      calls: list.length,
-      success_rate: list.filter((s) => s.ok).length / list.length,
+      calls: times.length,
+      success_rate: ok / times.length,
       p50_ms: Math.round((times[Math.floor((times.length - 1) / 2)] as number) * 10) / 10,
     };
   }
