@@ -41,7 +41,13 @@ export function App() {
       setEnded(message);
       setSession(null);
     });
-    api<{ name: string }>('GET', '/session').then(setSession, () => setSession(null));
+    api<{ name: string | null; ended: string | null }>('GET', '/session').then(
+      (answer) => {
+        if (answer.ended) setEnded(answer.ended);
+        setSession(answer.name === null ? null : { name: answer.name });
+      },
+      () => setSession(null),
+    );
   }, []);
 
   // Focus follows a change of page, not the first load, where the skip link comes first.

@@ -87,6 +87,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase
 
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith(`${ADMIN_BASE}/`) || request.headers.authorization !== undefined) return;
+    if (request.url === `${ADMIN_BASE}/session`) return;
     const id = sessionIdOf(request);
     if (id === undefined) return;
     const bearer = sessions.bearerOf(id);
@@ -120,11 +121,23 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase
     return { name: token.name, expires_at: new Date(until).toISOString() };
   });
 
-  // Who is signed in: the hook above has put the session's token in place, or nothing did.
+  // Who is signed in. The console asks on every load, so "nobody" is an answer (200), not an
+  // error: a fresh visitor's page shows the sign-in form with nothing failed, and one whose
+  // session ended is told why.
   app.get(`${ADMIN_BASE}/session`, async (request) => {
-    const token = await tokens.authenticate(request.headers.authorization);
-    if (token.role !== 'admin') throw new ServiceError('forbidden', 'the console takes an admin token');
-    return { name: token.name };
+    const id = sessionIdOf(request);
+    const bearer = request.headers.authorization ?? (id === undefined ? undefined : sessions.bearerOf(id));
+    if (bearer === undefined) {
+      return { name: null, ended: id === undefined ? null : 'the console session has ended; sign in again' };
+    }
+    try {
+      const token = await tokens.authenticate(bearer);
+      if (token.role !== 'admin') return { name: null, ended: 'the console takes an admin token' };
+      return { name: token.name, ended: null };
+    } catch (error) {
+      if (error instanceof ServiceError) return { name: null, ended: error.message };
+      throw error;
+    }
   });
 
   app.delete(`${ADMIN_BASE}/session`, async (request, reply) => {

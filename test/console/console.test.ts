@@ -96,6 +96,8 @@ describe('the console in a browser', () => {
   it('signs in with an admin token; an unknown token and a client token are told why not', async () => {
     await page.goto(`${server.url}/console/`);
     const field = page.getByLabel('Admin token');
+    await field.waitFor();
+    expectClean(laptop);
     await field.fill('sy_not-a-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect

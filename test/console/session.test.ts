@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 interface Body {
-  name?: string;
+  name?: string | null;
   rows?: Record<string, unknown>[];
   error?: Record<string, unknown>;
 }
@@ -60,7 +60,13 @@ describe('console sessions', () => {
     expect(cookie).not.toContain(admin);
     const session = cookie.split(';')[0] as string;
     expect((await call('GET', `${BASE}/tokens`, { cookie: session })).status).toBe(200);
-    expect((await call('GET', `${BASE}/session`, { cookie: session })).body.name).toBe('ops');
+    expect((await call('GET', `${BASE}/session`, { cookie: session })).body).toEqual({
+      name: 'ops',
+      ended: null,
+    });
+    // Nobody signed in is an answer, not an error: the console asks on every load.
+    const nobody = await call('GET', `${BASE}/session`, {});
+    expect([nobody.status, nobody.body]).toEqual([200, { name: null, ended: null }]);
   });
 
   it('refuses bad tokens, client tokens and sign-ins from another origin, each with a clear message', async () => {
@@ -118,6 +124,10 @@ describe('console sessions', () => {
     const after = await call('GET', `${BASE}/tokens`, { cookie: session });
     expect(after.status).toBe(401);
     expect(after.body.error).toMatchObject({ message: 'the console session has ended; sign in again' });
+    expect((await call('GET', `${BASE}/session`, { cookie: session })).body).toEqual({
+      name: null,
+      ended: 'the console session has ended; sign in again',
+    });
 
     const other = await server.token({ name: 'ops-2', role: 'admin' });
     const second = await signIn(other);
