@@ -38,7 +38,7 @@ const channelTypes = {
   origin: {
     serves: ['chat', 'serp', 'clip', 'dance', 'maxi', 'tune', 'qrart', 'identity'],
     needs: 'base_url',
-    is: 'the origin this interface was derived from, under its own paths and model names (compatibility.md)',
+    is: 'the origin this interface was derived from, under its own paths and model names',
   },
   'local-index': { serves: ['serp'], is: 'the local search index' },
   kling: { serves: ['clip'], is: "Kling's video API" },
