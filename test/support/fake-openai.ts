@@ -98,6 +98,12 @@ export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
   let breakAfter: number | undefined;
   let counter = 0;
   const server: Server = createServer(async (req, res) => {
+    // A channel's health probe lists the models (GET /v1/models in OpenAI's contract).
+    if (req.method === 'GET' && req.url?.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o', object: 'model', owned_by: name }] }));
+      return;
+    }
     const body = JSON.parse(await read(req)) as UpstreamRequest;
     received.push({ body, authorization: req.headers.authorization });
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
