@@ -5,10 +5,9 @@
  * watchers told. An engine running it in this process is stopped; one on another node runs to
  * its end, and finds the task ended.
  */
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { ServiceError } from '../errors.js';
-import { viewOf, type TaskRow, type TaskStore } from '../tasks/store.js';
+import { queueCallback, viewOf, type TaskRow, type TaskStore } from '../tasks/store.js';
 import { finalEnvelope } from '../tasks/shapes.js';
 import { isTerminal, type TaskState } from '../tasks/states.js';
 import type { Queue } from '../tasks/queue.js';
@@ -149,23 +148,7 @@ export class TaskAdmin {
       .executeTakeFirst();
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('deliveries')
-        .values({
-          id: `msg_${randomUUID()}`,
-          task_id: task.id,
-          token_id: task.token_id,
-          url: task.callback_url as string,
-          body: earlier?.body ?? JSON.stringify(finalEnvelope(viewOf(task))),
-          state: 'pending',
-          next_at: now,
-          lease_until: null,
-          last_status: null,
-          last_error: null,
-          created_at: now,
-          delivered_at: null,
-        })
-        .execute();
+      await queueCallback(trx, task, earlier?.body ?? JSON.stringify(finalEnvelope(viewOf(task))), now);
       await trx.updateTable('tasks').set({ callback_state: 'pending' }).where('id', '=', id).execute();
       await audit(trx, actor, 'task.redeliver', id);
     });

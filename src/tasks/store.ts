@@ -290,7 +290,7 @@ export class TaskStore {
       if (creditsState === 'refunded')
         await giveCredits(trx, live.token_id, Number(live.credits), live.trace_id);
       await closeTaskUsage(trx, live.trace_id, succeeded ? Number(live.credits) : 0);
-      if (live.callback_url) await queueCallback(trx, finished, finalEnvelope(view), now);
+      if (live.callback_url) await queueCallback(trx, finished, JSON.stringify(finalEnvelope(view)), now);
       await within?.(trx);
       return finished;
     });
@@ -302,10 +302,11 @@ export class TaskStore {
   }
 }
 
-async function queueCallback(
+/** Queues a delivery of `body` (the JSON sent) to the task's callback URL, in `trx`. */
+export async function queueCallback(
   trx: Kysely<Database>,
   task: TaskRow,
-  body: Record<string, unknown>,
+  body: string,
   now: number,
 ): Promise<void> {
   await trx
@@ -315,7 +316,7 @@ async function queueCallback(
       task_id: task.id,
       token_id: task.token_id,
       url: task.callback_url as string,
-      body: JSON.stringify(body),
+      body,
       state: 'pending',
       next_at: now,
       lease_until: null,
