@@ -31,9 +31,10 @@ import { OutboundGuard } from './net/guard.js';
 import { Metrics } from './http/metrics.js';
 import { ChannelBoard, channelEntries, type ChannelEntry } from './providers/channel-board.js';
 import { Admin } from './admin/index.js';
-import { reloadDisabled, watchChannelStates } from './admin/channels.js';
+import { reloadStates, watchChannelStates } from './admin/channels.js';
 import { openChannelSignal } from './admin/channel-signal.js';
 import { ChannelHealth } from './admin/channel-health.js';
+import { checkLocalEngine, type LocalCheck } from './admin/local-probes.js';
 import { Alerts } from './admin/alerts.js';
 import { watchBalances } from './admin/balance-alerts.js';
 import { startRetention } from './admin/retention.js';
@@ -78,17 +79,20 @@ export interface ServiceOptions {
 /** How often a node asks whether an operator or health checks switched a channel off or on. */
 const CHANNEL_CHANGES_MS = 250;
 
-/** A local engine can take work when the providers serve its family. */
-function probeLocal(services: Services, entry: ChannelEntry): { ok: boolean; detail: string } {
+/**
+ * A local engine can take work when the providers serve its family and what it needs from the
+ * machine is there (admin/local-probes.ts).
+ */
+async function checkLocal(services: Services, entry: ChannelEntry): Promise<LocalCheck> {
   const operation = OPERATIONS.find((o) => o.family === entry.capability && o.kind !== 'retrieval');
   if (!operation) return { ok: false, detail: 'no operation of this family' };
   try {
     if (operation.kind === 'task') services.providers.task(operation);
     else services.providers.sync(operation);
-    return { ok: true, detail: 'served in process' };
   } catch (error) {
     return { ok: false, detail: (error as Error).message };
   }
+  return checkLocalEngine(entry, services.config.channels.find((c) => c.name === entry.id)?.model_path);
 }
 
 /** How often a node asks whether any token changed: revocations and edits hold within a second. */
@@ -121,6 +125,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       pollMs: config.tasks.poll_ms,
       onError: onError('task queue fault'),
     });
+  const metrics = new Metrics();
   const callbacks = new CallbackDeliveries(
     db,
     guard,
@@ -129,24 +134,31 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       backoffSeconds: config.callbacks.backoff_seconds,
       concurrency: config.callbacks.concurrency,
       pollMs: config.callbacks.poll_ms,
+      alerts: {
+        secret: config.alerts.webhook_secret,
+        settled: (event, outcome) => metrics.alert(event, outcome),
+      },
     },
     log,
   );
   const tokens = new Tokens(db, config.tokens.cache_ms);
   const board = new ChannelBoard(channelEntries(config));
-  const metrics = new Metrics();
   const alerts = new Alerts(
-    guard,
+    db,
     metrics,
-    {
-      url: config.alerts.webhook_url,
-      secret: config.alerts.webhook_secret,
-      timeoutMs: config.callbacks.timeout_ms,
-      backoffSeconds: config.callbacks.backoff_seconds,
-    },
+    { url: config.alerts.webhook_url, secret: config.alerts.webhook_secret },
+    () => callbacks.wake(),
     log,
   );
-  const health = new ChannelHealth(db, board, config, alerts, metrics, log);
+  const health = new ChannelHealth(
+    db,
+    board,
+    config,
+    alerts,
+    metrics,
+    (entry) => checkLocal(services, entry),
+    log,
+  );
   if (config.tokens.cache_ms > 0)
     await tokens.watchChanges(TOKEN_CHANGES_MS, onError('token changes not read'));
   const runner = new TaskRunner(
@@ -194,7 +206,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       db,
       tokens,
       board,
-      localProbe: (entry) => probeLocal(services, entry),
+      localProbe: (entry) => checkLocal(services, entry),
       health,
       tasks: {
         store: taskStore,
@@ -216,15 +228,12 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       shared.connections[1] as Redis,
       subscriber,
       config.redis.prefix,
-      () => void reloadDisabled(db, board).catch(onError('channel switches not read')),
+      () => void reloadStates(db, board).catch(onError('channel switches not read')),
       onError('channel signal fault'),
     );
   }
   health.start();
-  services.stopAdmin.push(
-    () => health.stop(),
-    () => alerts.close(),
-  );
+  services.stopAdmin.push(() => health.stop());
   if (config.alerts.low_balance_credits !== undefined)
     services.stopAdmin.push(
       watchBalances(

@@ -34,7 +34,7 @@ export function watchBalances(
         .returning('token_id')
         .execute();
       if (claimed.length > 0)
-        alerts.raise('token.low_balance', {
+        await alerts.raise('token.low_balance', {
           token: token.id,
           name: token.name,
           credits: Number(token.credits),

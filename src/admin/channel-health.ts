@@ -19,6 +19,7 @@ import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
 import type { Metrics } from '../http/metrics.js';
 import { retryAfterOf } from '../providers/upstream.js';
 import type { Alerts } from './alerts.js';
+import { probeRequestOf, type ProbedChannel } from './probe-requests.js';
 
 export type ProbeOutcome =
   | { kind: 'ok'; detail: string }
@@ -33,58 +34,52 @@ export interface ProbeResult {
   latencyMs: number;
 }
 
-/**
- * The request that costs nothing, by channel type: where the type has an authenticated read (the
- * model list of OpenAI-compatible upstreams, the account of an upstream of this same interface),
- * it is sent with the channel's key, so that a refused key or a spent quota shows; other types
- * sign their keys their own way, so their base URL is asked without one and only whether it
- * answers at all is judged.
- */
-function probeRequest(type: string, baseUrl: string): { url: string; withKey: boolean } {
-  const base = baseUrl.replace(/\/+$/, '');
-  if (type === 'openai-compatible') return { url: `${base}/models`, withKey: true };
-  if (type === 'passthrough') return { url: `${base}/v1/account`, withKey: true };
-  return { url: baseUrl, withKey: false };
-}
-
 /** What an answer says about the channel (not about any client's request). */
-export function classify(status: number, body: string, withKey: boolean, retryAfter?: number): ProbeOutcome {
+export function classify(status: number, body: string, keyed: boolean, retryAfter?: number): ProbeOutcome {
   const detail = `HTTP ${status}`;
   const refused = status === 401 || status === 402 || status === 403 || /insufficient[ _]quota/i.test(body);
   // Without a key, a refusal says the upstream is up, which is all that was asked.
-  if (refused && withKey) return { kind: 'account', detail: `${detail} ${body.slice(0, 200)}`.trim() };
+  if (refused && keyed) return { kind: 'account', detail: `${detail} ${body.slice(0, 200)}`.trim() };
   if (status === 429) return { kind: 'rate_limited', detail, retryAfterSeconds: retryAfter };
   if (status >= 500) return { kind: 'failure', detail };
   return { kind: 'ok', detail };
 }
 
-/** Probes one upstream channel. */
-export async function probeUpstream(
-  type: string,
-  baseUrl: string,
-  apiKey: string | undefined,
-  timeoutMs: number,
-): Promise<ProbeResult> {
+/** Probes one upstream channel with its type's request (probe-requests.ts). */
+export async function probeUpstream(channel: ProbedChannel, timeoutMs: number): Promise<ProbeResult> {
   const started = performance.now();
-  const { url, withKey } = probeRequest(type, baseUrl);
-  const sendKey = withKey && apiKey !== undefined;
+  const request = probeRequestOf(channel);
   let outcome: ProbeOutcome;
   try {
-    const response = await fetch(url, {
-      headers: sendKey ? { authorization: `Bearer ${apiKey}` } : {},
+    const response = await fetch(request.url, {
+      ...request.init,
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
     const body = (await response.text()).slice(0, 2000);
     const retryAfter = retryAfterOf(response.headers.get('retry-after') ?? undefined);
-    outcome = classify(response.status, body, sendKey, retryAfter);
+    const status = request.statusOf?.(response.status, body) ?? response.status;
+    outcome = classify(status, body, request.keyed, retryAfter);
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     outcome = { kind: 'failure', detail: cause ?? (error as Error).name };
   }
   // The key must never reach the record, even when an upstream echoes it back.
-  if (apiKey) outcome.detail = outcome.detail.split(apiKey).join('***');
+  if (channel.api_key) outcome.detail = outcome.detail.split(channel.api_key).join('***');
   return { outcome, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+}
+
+/** A local engine's check (local-probes.ts, with the server's own view of what it serves). */
+export type LocalProbe = (entry: ChannelEntry) => Promise<{ ok: boolean; detail: string }>;
+
+/** Probes a local engine: a failed check counts like a failed upstream probe. */
+export async function probeLocal(entry: ChannelEntry, check: LocalProbe): Promise<ProbeResult> {
+  const started = performance.now();
+  const found = await check(entry);
+  return {
+    outcome: found.ok ? { kind: 'ok', detail: found.detail } : { kind: 'failure', detail: found.detail },
+    latencyMs: Math.round((performance.now() - started) * 10) / 10,
+  };
 }
 
 export class ChannelHealth {
@@ -99,9 +94,15 @@ export class ChannelHealth {
     private readonly config: Config,
     private readonly alerts: Alerts,
     private readonly metrics: Metrics,
+    private readonly localCheck: LocalProbe,
     private readonly log: Logger,
   ) {
-    board.onCooled = (id) => this.recheckSoon(id);
+    board.onCooled = (id, until) => {
+      this.recheckSoon(id);
+      this.shareCooling(id, until).catch((error: unknown) =>
+        log.error({ err: error, channel: id }, 'channel cooldown not shared'),
+      );
+    };
     board.onAccountFault = (id, detail) => {
       this.autoDisable(id, `call: ${detail}`).catch((error: unknown) =>
         log.error({ err: error, channel: id }, 'channel health not recorded'),
@@ -109,14 +110,9 @@ export class ChannelHealth {
     };
   }
 
-  /** The upstream channels, which are the ones probed (local engines run in this process). */
-  private upstreams(): ChannelEntry[] {
-    return this.board.entries.filter((e) => e.kind !== 'local' && e.base_url !== null);
-  }
-
-  /** Probes every upstream channel on its own schedule until `stop`. */
+  /** Probes every channel, upstreams and local engines, on its own schedule until `stop`. */
   start(): void {
-    for (const entry of this.upstreams()) this.schedule(entry, this.intervalOf(entry));
+    for (const entry of this.board.entries) this.schedule(entry, this.intervalOf(entry));
   }
 
   stop(): void {
@@ -132,7 +128,7 @@ export class ChannelHealth {
 
   /** A channel that just went unwell is probed after `recheck_seconds`, not its usual interval. */
   private recheckSoon(id: string): void {
-    const entry = this.upstreams().find((e) => e.id === id);
+    const entry = this.board.entries.find((e) => e.id === id);
     if (!entry || this.probing.has(id)) return;
     this.schedule(entry, Math.min(this.intervalOf(entry), this.config.health.recheck_seconds * 1000));
   }
@@ -168,15 +164,31 @@ export class ChannelHealth {
 
   /** Probes `entry` now and applies what the probe found; the admin API's probe uses it too. */
   async probe(entry: ChannelEntry): Promise<ProbeResult> {
-    const channel = this.config.channels.find((c) => c.name === entry.id);
-    const result = await probeUpstream(
-      entry.type,
-      entry.base_url as string,
-      channel?.api_key,
-      this.config.health.probe_timeout_ms,
-    );
+    const result =
+      entry.kind === 'local'
+        ? await probeLocal(entry, this.localCheck)
+        : await probeUpstream(
+            { ...entry, api_key: this.config.channels.find((c) => c.name === entry.id)?.api_key },
+            this.config.health.probe_timeout_ms,
+          );
     await this.apply(entry.id, result);
     return result;
+  }
+
+  /**
+   * Writes a cooldown where every node reads it (channels.ts), unless a longer one is there;
+   * the node's own board already holds it.
+   */
+  private async shareCooling(id: string, until: number): Promise<void> {
+    await this.ensureRow(id);
+    const changed = await this.db
+      .updateTable('channel_states')
+      .set({ cooling_until: until, changed_at: Date.now() })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('cooling_until', 'is', null), eb('cooling_until', '<', until)]))
+      .returning('id')
+      .execute();
+    if (changed.length > 0) this.board.announce();
   }
 
   private async ensureRow(id: string): Promise<void> {
@@ -263,7 +275,7 @@ export class ChannelHealth {
   private alert(id: string, from: string, to: string, reason: string): void {
     const entry = this.board.entries.find((e) => e.id === id);
     this.log.warn({ channel: id, from, to, reason }, 'channel state changed');
-    this.alerts.raise('channel.state_changed', {
+    void this.alerts.raise('channel.state_changed', {
       channel: id,
       capability: entry?.capability ?? null,
       from,

@@ -13,7 +13,7 @@ import { audit } from './audit.js';
 import { add, BUCKET_SQL, percentile, type Histogram } from './latency-histogram.js';
 import { iso, notFound } from './values.js';
 import type { Config } from '../config/index.js';
-import { probeUpstream, type ChannelHealth } from './channel-health.js';
+import { probeLocal, probeUpstream, type ChannelHealth, type LocalProbe } from './channel-health.js';
 
 export type ChannelState = 'ok' | 'cooling' | 'disabled' | 'auto_disabled';
 
@@ -38,8 +38,6 @@ export interface ChannelRow {
 }
 
 /** Whether a local engine can take work: the server checks its providers; the CLI cannot. */
-export type LocalProbe = (entry: ChannelEntry) => { ok: boolean; detail: string };
-
 const FIVE_MINUTES = 5 * 60_000;
 
 export class ChannelAdmin {
@@ -177,7 +175,7 @@ export class ChannelAdmin {
 
   /** After an operator's switch: every node told, and the operator's alert when the state moved. */
   private async switched(id: string, before: ChannelState, reason: string): Promise<ChannelRow> {
-    await reloadDisabled(this.db, this.board);
+    await reloadStates(this.db, this.board);
     this.board.announce();
     const row = await this.get(id);
     if (row.state !== before) this.health?.operatorSwitched(id, before, row.state, reason);
@@ -186,53 +184,50 @@ export class ChannelAdmin {
 
   async probe(id: string, actor: string): Promise<ChannelRow> {
     const entry = this.entry(id);
-    let result: { ok: boolean; detail: string };
-    if (entry.kind === 'local' || entry.base_url === null) {
-      const started = performance.now();
-      result = this.localProbe(entry);
-      await this.save(id, {
-        probed_at: Date.now(),
-        probe_ok: result.ok ? 1 : 0,
-        probe_latency_ms: Math.round((performance.now() - started) * 10) / 10,
-        probe_detail: result.detail,
-      });
-    } else {
-      // The server's probe also moves the channel's state (channel-health.ts); the command
-      // line's only records what it found.
-      const probed = this.health
-        ? await this.health.probe(entry)
+    // The server's probe also moves the channel's state (channel-health.ts); the command line's
+    // only records what it found.
+    const probed = this.health
+      ? await this.health.probe(entry)
+      : entry.kind === 'local'
+        ? await probeLocal(entry, this.localProbe)
         : await probeUpstream(
-            entry.type,
-            entry.base_url,
-            this.config.channels.find((c) => c.name === id)?.api_key,
+            { ...entry, api_key: this.config.channels.find((c) => c.name === id)?.api_key },
             this.config.health.probe_timeout_ms,
           );
-      result = {
-        ok: probed.outcome.kind === 'ok' || probed.outcome.kind === 'rate_limited',
-        detail: probed.outcome.detail,
-      };
-      if (!this.health)
-        await this.save(id, {
-          probed_at: Date.now(),
-          probe_ok: result.ok ? 1 : 0,
-          probe_latency_ms: probed.latencyMs,
-          probe_detail: result.detail,
-        });
-    }
-    await audit(this.db, actor, 'channel.probe', id, { ok: result.ok });
+    const ok = probed.outcome.kind === 'ok' || probed.outcome.kind === 'rate_limited';
+    if (!this.health)
+      await this.save(id, {
+        probed_at: Date.now(),
+        probe_ok: ok ? 1 : 0,
+        probe_latency_ms: probed.latencyMs,
+        probe_detail: probed.outcome.detail,
+      });
+    await audit(this.db, actor, 'channel.probe', id, { ok });
     return this.get(id);
   }
 }
 
-/** Reads which channels are disabled, by an operator or by their health, into the board. */
-export async function reloadDisabled(db: Db, board: ChannelBoard): Promise<void> {
+/**
+ * Reads the channel states every node shares into the board: which channels are disabled, by an
+ * operator or by their health, and which are cooling.
+ */
+export async function reloadStates(db: Db, board: ChannelBoard, now = Date.now()): Promise<void> {
   const rows = await db
     .selectFrom('channel_states')
-    .select(['id', 'disabled_at', 'auto_disabled_at'])
-    .where((eb) => eb.or([eb('disabled_at', 'is not', null), eb('auto_disabled_at', 'is not', null)]))
+    .select(['id', 'disabled_at', 'auto_disabled_at', 'cooling_until'])
+    .where((eb) =>
+      eb.or([
+        eb('disabled_at', 'is not', null),
+        eb('auto_disabled_at', 'is not', null),
+        eb('cooling_until', '>', now),
+      ]),
+    )
     .execute();
   board.setDisabled(rows.filter((r) => r.disabled_at !== null).map((r) => r.id));
   board.setAutoDisabled(rows.filter((r) => r.auto_disabled_at !== null).map((r) => r.id));
+  board.shareCooling(
+    rows.filter((r) => r.cooling_until !== null).map((r) => [r.id, Number(r.cooling_until)] as const),
+  );
 }
 
 /**
@@ -255,13 +250,13 @@ export async function watchChannelStates(
       )?.latest ?? 0,
     );
   let seen = await latest();
-  await reloadDisabled(db, board);
+  await reloadStates(db, board);
   const timer = setInterval(() => {
     latest()
       .then(async (now) => {
         if (now === seen) return;
         seen = now;
-        await reloadDisabled(db, board);
+        await reloadStates(db, board);
       }, onError)
       .catch(onError);
   }, everyMs).unref();

@@ -123,6 +123,13 @@ export async function prune(
     tasks += list.length;
     if (list.length < BATCH) break;
   }
+  // The operator's alerts belong to no task: they go by their own age, once no longer retried.
+  await db
+    .deleteFrom('deliveries')
+    .where('kind', '=', 'alert')
+    .where('state', 'not in', ['pending', 'sending'])
+    .where('created_at', '<', ended)
+    .execute();
   return { usage, tasks };
 }
 

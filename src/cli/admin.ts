@@ -9,7 +9,8 @@ import { openDatabase } from '../store/database.js';
 import { Tokens } from '../accounts/tokens.js';
 import { ChannelBoard, channelEntries } from '../providers/channel-board.js';
 import { Admin } from '../admin/index.js';
-import { reloadDisabled } from '../admin/channels.js';
+import { reloadStates } from '../admin/channels.js';
+import { checkLocalEngine } from '../admin/local-probes.js';
 import { GROUPS, type Group } from '../admin/usage-report.js';
 import type { StatusFilter } from '../admin/request-log.js';
 import { timeOf } from '../admin/values.js';
@@ -23,14 +24,15 @@ async function withAdmin<T>(configFile: string | undefined, work: (admin: Admin)
   const db = await openDatabase(config.database.url);
   try {
     const board = new ChannelBoard(channelEntries(config));
-    await reloadDisabled(db, board);
+    await reloadStates(db, board);
     const admin = new Admin({
       config,
       db,
       tokens: new Tokens(db),
       board,
-      // Engines run in the server's process, not this one: the command can only say so.
-      localProbe: () => ({ ok: true, detail: 'configured; runs in the server process' }),
+      // What the engines need is checked on this machine, which is the server's when run beside it.
+      localProbe: (entry) =>
+        checkLocalEngine(entry, config.channels.find((c) => c.name === entry.id)?.model_path),
     });
     return await work(admin);
   } catch (error) {

@@ -106,8 +106,11 @@ export class ChannelBoard {
   private autoDisabled = new Set<string>();
   /** Told when a call finds a channel's own account at fault (admin/channel-health.ts). */
   onAccountFault: (id: string, detail: string) => void = () => undefined;
-  /** Told when a channel is cooled, so that its health is checked soon (admin/channel-health.ts). */
-  onCooled: (id: string) => void = () => undefined;
+  /**
+   * Told when this node cooled a channel, so that its health is checked soon and the cooldown
+   * is shared with the other nodes (admin/channel-health.ts).
+   */
+  onCooled: (id: string, until: number) => void = () => undefined;
   /** Called after this node saved a change of channel states, so that other nodes read it at once. */
   announce: () => void = () => undefined;
   private readonly calls = new Map<string, CallRing>();
@@ -148,7 +151,13 @@ export class ChannelBoard {
 
   cooled(id: string, until: number): void {
     this.coolUntil.set(id, until);
-    this.onCooled(id);
+    this.onCooled(id, until);
+  }
+
+  /** Cooldowns that any node wrote (admin/channels.ts): the longer of theirs and this node's holds. */
+  shareCooling(cooldowns: Iterable<readonly [string, number]>): void {
+    for (const [id, until] of cooldowns)
+      if (until > (this.coolUntil.get(id) ?? 0)) this.coolUntil.set(id, until);
   }
 
   isCooling(id: string, now = Date.now()): boolean {
@@ -170,13 +179,21 @@ export class ChannelBoard {
     };
   }
 
-  /** 503 when every channel of `family` is disabled by an operator; undefined while one can serve it. */
+  /**
+   * 503 when every channel of `family` is disabled, by an operator or by its health (a local
+   * engine whose tool is missing, an upstream whose key was refused); undefined while one can
+   * serve it.
+   */
   refusal(family: Family, path: string): ServiceError | undefined {
     const own = this.entries.filter((e) => e.capability === family);
-    if (own.length === 0 || own.some((e) => !this.disabled.has(e.id))) return undefined;
-    return new ServiceError(
-      'busy',
-      `every channel serving ${path} is disabled by an operator (${own.map((e) => e.id).join(', ')})`,
-    );
+    const out = (id: string) => this.disabled.has(id) || this.autoDisabled.has(id);
+    if (own.length === 0 || own.some((e) => !out(e.id))) return undefined;
+    const byOperator = own.filter((e) => this.disabled.has(e.id)).map((e) => e.id);
+    const byHealth = own.filter((e) => !this.disabled.has(e.id)).map((e) => e.id);
+    const why = [
+      ...(byOperator.length > 0 ? [`disabled by an operator (${byOperator.join(', ')})`] : []),
+      ...(byHealth.length > 0 ? [`disabled until a health probe succeeds (${byHealth.join(', ')})`] : []),
+    ];
+    return new ServiceError('busy', `every channel serving ${path} is ${why.join(' or ')}`);
   }
 }

@@ -90,6 +90,8 @@ export interface ChannelStateTable {
   auto_disabled_at: number | null;
   auto_reason: string | null;
   probe_failures: Generated<number>;
+  /** Until when calls found it overloaded or failing (routers try it after the others). */
+  cooling_until: number | null;
   changed_at: number;
 }
 
@@ -153,6 +155,8 @@ export interface JobTable {
 export interface DeliveryTable {
   /** Also the `webhook-id` header: stable across the retries of one delivery. */
   id: string;
+  /** `callback` (a task's, to its token's URL) or `alert` (the operator's, no task nor token: ''). */
+  kind: Generated<string>;
   task_id: string;
   token_id: string;
   url: string;

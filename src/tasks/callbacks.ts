@@ -1,8 +1,10 @@
 /**
- * Callback delivery from the outbox. A task's terminal move writes its delivery in the same
- * transaction; this worker POSTs it, signed with Standard Webhooks v1 and the token's secret,
- * until a 2xx answer (delivered), a 410 (gone: the receiver asks us to stop), or the end of the
- * backoff schedule (failed). Deliveries live in the database, so retries survive a restart.
+ * Webhook delivery from the outbox. A task's terminal move writes its callback in the same
+ * transaction, and an operator's alert is written when it is raised (admin/alerts.ts); this
+ * worker POSTs each, signed with Standard Webhooks v1 and the token's secret (an alert: the
+ * operator's), until a 2xx answer (delivered), a 410 (gone: the receiver asks us to stop), or the
+ * end of the backoff schedule (failed). Deliveries live in the database, so retries survive a
+ * restart, and any node running deliveries sends what any node queued.
  */
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Logger } from 'pino';
@@ -21,6 +23,8 @@ export interface CallbackOptions {
   backoffSeconds: number[];
   concurrency: number;
   pollMs: number;
+  /** The operator's alerts: their signing secret, and who counts how each one ended. */
+  alerts?: { secret?: string; settled: (event: string, outcome: 'delivered' | 'failed') => void };
 }
 
 interface Attempt {
@@ -114,10 +118,11 @@ export class CallbackDeliveries {
   }
 
   private async deliver(delivery: Delivery): Promise<void> {
-    const secret = await this.secretOf(delivery.token_id);
+    const alert = delivery.kind === 'alert';
+    const secret = alert ? this.options.alerts?.secret : await this.secretOf(delivery.token_id);
     const attempt: Attempt = secret
       ? await this.send(delivery, secret)
-      : { status: null, error: 'the token is gone' };
+      : { status: null, error: alert ? 'no alerts.webhook_secret' : 'the token is gone' };
     const attempts = delivery.attempts + 1;
     const now = Date.now();
     const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
@@ -146,6 +151,7 @@ export class CallbackDeliveries {
         .where('id', '=', delivery.id)
         .where('state', '=', 'sending')
         .execute();
+      if (alert) return;
       await trx
         .updateTable('tasks')
         .set({
@@ -156,5 +162,11 @@ export class CallbackDeliveries {
         .where('id', '=', delivery.task_id)
         .execute();
     });
+    if (alert && state !== 'pending') this.alertSettled(delivery.body, ok ? 'delivered' : 'failed');
+  }
+
+  private alertSettled(body: string, outcome: 'delivered' | 'failed'): void {
+    const event = (JSON.parse(body) as { type: string }).type;
+    this.options.alerts?.settled(event, outcome);
   }
 }

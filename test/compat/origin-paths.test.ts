@@ -186,6 +186,26 @@ describe('origin paths', () => {
     expect(new Set(models(await delivered))).toEqual(new Set(['doubao-seedance-2-0-mini-260615']));
   });
 
+  it('/hailuo/videos watched as ndjson: every snapshot names the model as the origin does', async () => {
+    // The hailuo SDK sends no model: the origin's default, minimax-t2v, is what each line names.
+    const response = await server.send(
+      '/hailuo/videos',
+      { action: 'generate', prompt: 'a paper boat' },
+      token,
+      {
+        accept: 'application/x-ndjson',
+      },
+    );
+    const text = await response.text();
+    expect(response.headers.get('content-type'), text).toMatch(/^application\/x-ndjson/);
+    const lines = text.trim().split('\n');
+    // A snapshot while it waits or renders, and the finished one.
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(new Set(models(line))).toEqual(new Set(['minimax-t2v']));
+    expect(text).not.toMatch(/maxi-/);
+    expect(JSON.parse(lines.at(-1) as string)).toMatchObject({ success: true });
+  });
+
   it('/kling/videos with the members of the kling SDK, retrieved through /kling/tasks', async () => {
     const answer = await server.post(
       '/kling/videos',

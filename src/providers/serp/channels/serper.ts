@@ -21,7 +21,7 @@ import {
 } from '../shape.js';
 import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
 
-const SERPER_URL = 'https://google.serper.dev';
+export const SERPER_URL = 'https://google.serper.dev';
 
 /** Google's date filter: `qdr:` for a recent period, `cdr:` with US-style dates for a span. */
 function tbsOf(range: SearchRange | undefined): string | undefined {

@@ -28,7 +28,7 @@ import { followTask, outsideContract, type TaskCheck } from './task-follower.js'
 import type { UpstreamVideo, VideoBackend, VideoChannel, VideoChannelOptions, VideoJob } from './types.js';
 import { baseOf, callJson, upstreamModel, type Json } from './vendor-calls.js';
 
-const KLING_URL = 'https://api-singapore.klingai.com';
+export const KLING_URL = 'https://api-singapore.klingai.com';
 
 type Endpoint = 'text2video' | 'image2video' | 'video-extend' | 'omni-video';
 

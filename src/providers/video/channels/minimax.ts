@@ -20,7 +20,7 @@ import { followTask, outsideContract, type TaskCheck } from './task-follower.js'
 import type { UpstreamVideo, VideoBackend, VideoChannel, VideoChannelOptions, VideoJob } from './types.js';
 import { baseOf, bearer, callJson, upstreamModel, type Json } from './vendor-calls.js';
 
-const MINIMAX_URL = 'https://api.minimax.io';
+export const MINIMAX_URL = 'https://api.minimax.io';
 
 const MODELS: Record<string, string> = {
   'maxi-t2v': 'T2V-01',
@@ -49,13 +49,20 @@ const STATUS: Record<number, number> = {
   2049: 401,
 };
 
+/** The HTTP status an answer stands for: 200 when its `base_resp` reports no error. */
+export function minimaxStatusOf(answer: Json): number {
+  const code = integerOf(objectOf(answer.base_resp)?.status_code) ?? 0;
+  return code === 0 ? 200 : (STATUS[code] ?? 502);
+}
+
 /** The answer, unless its `base_resp` reports an error. */
 function answerOf(channel: VideoChannel, answer: Json): Json {
+  const status = minimaxStatusOf(answer);
+  if (status === 200) return answer;
   const base = objectOf(answer.base_resp);
-  const code = integerOf(base?.status_code) ?? 0;
-  if (code === 0) return answer;
-  const message = `${channel.name} answered ${code} ${textOf(base?.status_msg) ?? ''}`.trim();
-  throw new UpstreamFailure(message, STATUS[code] ?? 502);
+  const message =
+    `${channel.name} answered ${integerOf(base?.status_code)} ${textOf(base?.status_msg) ?? ''}`.trim();
+  throw new UpstreamFailure(message, status);
 }
 
 export class MiniMax implements VideoBackend {

@@ -22,8 +22,8 @@ import { followTask, outsideContract, type TaskCheck } from './task-follower.js'
 import type { UpstreamVideo, VideoBackend, VideoChannel, VideoChannelOptions, VideoJob } from './types.js';
 import { baseOf, bearer, callJson, upstreamModel, usageOf, type Json } from './vendor-calls.js';
 
-const BYTEPLUS_URL = 'https://ark.ap-southeast.bytepluses.com';
-const TASKS = '/api/v3/contents/generations/tasks';
+export const BYTEPLUS_URL = 'https://ark.ap-southeast.bytepluses.com';
+export const TASKS = '/api/v3/contents/generations/tasks';
 
 /** The settings a text command carries, by our field name, with the short command Ark reads. */
 const COMMANDS: readonly (readonly [keyof DanceFlags | 'frames', string])[] = [

@@ -1,0 +1,82 @@
+/**
+ * Probes of the local engines: what each needs from the machine, checked the way it will use it,
+ * so that an engine whose tool went missing (ffmpeg removed by an upgrade, Tesseract's Chinese
+ * data gone, a model file moved) is disabled with the reason instead of failing each request deep
+ * inside a task. Nothing is rendered: each check is a version or list query, or a file access.
+ */
+import { execFile } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
+
+export type LocalCheck = { ok: true; detail: string } | { ok: false; detail: string };
+
+const TOOL_TIMEOUT_MS = 5000;
+
+function output(tool: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(tool, args, { timeout: TOOL_TIMEOUT_MS }, (error, stdout, stderr) => {
+      if (error) reject(error);
+      else resolve(`${stdout}${stderr}`);
+    });
+  });
+}
+
+async function tools(names: string[]): Promise<LocalCheck> {
+  for (const tool of names) {
+    try {
+      await output(tool, ['-version']);
+    } catch (error) {
+      return {
+        ok: false,
+        detail: `${tool} does not run: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      };
+    }
+  }
+  return { ok: true, detail: `${names.join(' and ')} run` };
+}
+
+async function tesseract(languages: string[]): Promise<LocalCheck> {
+  let listed: string;
+  try {
+    listed = await output('tesseract', ['--list-langs']);
+  } catch (error) {
+    return {
+      ok: false,
+      detail: `tesseract does not run: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    };
+  }
+  const have = new Set(listed.split('\n').map((line) => line.trim()));
+  const missing = languages.filter((language) => !have.has(language));
+  return missing.length === 0
+    ? { ok: true, detail: `tesseract runs with ${languages.join(', ')}` }
+    : { ok: false, detail: `tesseract lacks the language data ${missing.join(', ')}` };
+}
+
+async function readable(path: string | undefined, what: string): Promise<LocalCheck> {
+  if (path === undefined) return { ok: false, detail: `no ${what} is configured` };
+  try {
+    await access(path, constants.R_OK);
+    return { ok: true, detail: `${what} readable` };
+  } catch (error) {
+    return { ok: false, detail: `${what} ${path} cannot be read (${(error as NodeJS.ErrnoException).code})` };
+  }
+}
+
+/** What a local channel needs, by its type and family. */
+export function checkLocalEngine(
+  entry: { type: string; capability: string },
+  modelPath?: string,
+): Promise<LocalCheck> {
+  if (entry.type === 'local-llm') return readable(modelPath, 'the model file');
+  switch (entry.capability) {
+    case 'clip':
+    case 'dance':
+    case 'maxi':
+    case 'tune':
+      return tools(['ffmpeg', 'ffprobe']);
+    case 'identity':
+      return tesseract(['chi_sim', 'eng']);
+    default:
+      // The QR renderer and the search index run inside this process: serving is the check.
+      return Promise.resolve({ ok: true, detail: 'runs in this process' });
+  }
+}
