@@ -10,14 +10,26 @@ import { access, constants } from 'node:fs/promises';
 export type LocalCheck = { ok: true; detail: string } | { ok: false; detail: string };
 
 const TOOL_TIMEOUT_MS = 5000;
+/**
+ * A tool's answer serves every engine probed within this time: four families need ffmpeg, and
+ * each spawn forks the whole server process.
+ */
+const SHARED_MS = 1000;
+const recent = new Map<string, { at: number; answer: Promise<string> }>();
 
 function output(tool: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
+  const key = [tool, ...args].join(' ');
+  const now = Date.now();
+  const kept = recent.get(key);
+  if (kept && now - kept.at < SHARED_MS) return kept.answer;
+  const answer = new Promise<string>((resolve, reject) => {
     execFile(tool, args, { timeout: TOOL_TIMEOUT_MS }, (error, stdout, stderr) => {
       if (error) reject(error);
       else resolve(`${stdout}${stderr}`);
     });
   });
+  recent.set(key, { at: now, answer });
+  return answer;
 }
 
 async function tools(names: string[]): Promise<LocalCheck> {
