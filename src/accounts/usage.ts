@@ -10,9 +10,14 @@
  * move sets what it kept, in that move's transaction; and the batched record of the answer only
  * fills in the row's status and latency (rows are one per trace id). Whichever comes first, the
  * row ends the same.
+ *
+ * On SQLite a batch goes through one prepared statement of better-sqlite3, run once per row in one
+ * transaction: a multi-row INSERT built by Kysely costs more to build and prepare, each time, than
+ * SQLite takes to write the rows.
  */
 import type { Insertable, Kysely } from 'kysely';
-import type { Db } from '../store/database.js';
+import type SqliteDatabase from 'better-sqlite3';
+import { sqliteHandleOf, type Db } from '../store/database.js';
 import type { Database, UsageTable } from '../store/tables.js';
 import { recordId } from './record-id.js';
 
@@ -67,16 +72,67 @@ function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
   };
 }
 
+type Row = Insertable<UsageTable>;
+
+/** A task's row exists already and its credits belong to the task: only the answer's are set. */
+const ANSWER_COLUMNS = ['status', 'latency_ms', 'error_code', 'task_id'] as const;
+
+function kyselyWriter(db: Db): (rows: Row[]) => Promise<void> {
+  return async (rows) => {
+    for (let i = 0; i < rows.length; i += BATCH) {
+      await db
+        .insertInto('usage')
+        .values(rows.slice(i, i + BATCH))
+        .onConflict((oc) =>
+          oc
+            .column('trace_id')
+            .doUpdateSet((eb) => Object.fromEntries(ANSWER_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+        )
+        .execute();
+    }
+  };
+}
+
+function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): (rows: Row[]) => Promise<void> {
+  const columns = [
+    'id',
+    'token_id',
+    'operation',
+    'model',
+    'action',
+    'credits',
+    'status',
+    'latency_ms',
+    'trace_id',
+    'created_at',
+    'error_code',
+    'task_id',
+  ] as const satisfies readonly (keyof Row)[];
+  const insert = sqlite.prepare(
+    `insert into usage (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')}) ` +
+      `on conflict (trace_id) do update set ${ANSWER_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+  );
+  const write = sqlite.transaction((rows: Row[]) => {
+    for (const row of rows) insert.run(row);
+  });
+  // The connection Kysely lends is the one connection: no Kysely transaction is open meanwhile.
+  return (rows) => db.connection().execute(async () => write(rows));
+}
+
 export class Usage {
-  private pending: Insertable<UsageTable>[] = [];
+  private pending: Row[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly write: (rows: Row[]) => Promise<void>;
 
   constructor(
     private readonly db: Db,
     private readonly onError: (error: unknown) => void,
     private readonly flushMs = 50,
-  ) {}
+  ) {
+    const sqlite = sqliteHandleOf(db);
+    this.write = sqlite ? sqliteWriter(db, sqlite) : kyselyWriter(db);
+  }
 
   record(entry: UsageRecord): void {
     this.pending.push(rowOf(entry, Date.now()));
@@ -92,21 +148,7 @@ export class Usage {
     if (batch.length === 0) return this.flushing;
     this.flushing = this.flushing.then(async () => {
       try {
-        for (let i = 0; i < batch.length; i += BATCH) {
-          await this.db
-            .insertInto('usage')
-            .values(batch.slice(i, i + BATCH))
-            // A task's row exists already and its credits belong to the task: only the answer's.
-            .onConflict((oc) =>
-              oc.column('trace_id').doUpdateSet((eb) => ({
-                status: eb.ref('excluded.status'),
-                latency_ms: eb.ref('excluded.latency_ms'),
-                error_code: eb.ref('excluded.error_code'),
-                task_id: eb.ref('excluded.task_id'),
-              })),
-            )
-            .execute();
-        }
+        await this.write(batch);
       } catch (error) {
         this.onError(error);
       }
