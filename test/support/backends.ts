@@ -33,17 +33,11 @@ async function admin(sql: string): Promise<void> {
 /** A fresh PostgreSQL database and Redis prefix; `release` drops both. */
 export async function provisionShared(): Promise<Provisioned> {
   const name = `sy_test_${randomBytes(6).toString('hex')}`;
+  // Redis is asked first: a database made before finding Redis down would be left behind.
+  await redisAnswers();
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined); // the failed connect() below is the report
-  await redis.connect();
-  await redis.quit();
   return {
     overrides: { 'database.url': url.href, 'redis.url': REDIS_URL, 'redis.prefix': name },
     async release() {
@@ -61,6 +55,18 @@ export async function provisionShared(): Promise<Provisioned> {
       }
     },
   };
+}
+
+/** Connects to Redis once; fails (the test with it) when it does not answer. */
+async function redisAnswers(): Promise<void> {
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined); // the failed connect() below is the report
+  await redis.connect();
+  await redis.quit();
 }
 
 export async function provision(backend: Backend): Promise<Provisioned> {
