@@ -118,7 +118,13 @@ export class Tokens {
       await trx
         .insertInto('tokens')
         .values(row as Insertable<TokenTable>)
-        .execute();
+        .execute()
+        .catch((error: unknown) => {
+          // The database's unique index on live names decides, so that two nodes cannot both win.
+          if (isUniqueViolation(error))
+            throw new ServiceError('conflict', `name: a live token is already called ${spec.name}`);
+          throw error;
+        });
       // The ledger opens with the balance given at creation.
       if (row.credits !== null && row.credits > 0) {
         const change = {
@@ -294,4 +300,10 @@ export class Tokens {
 /** Whether `token` may call the operation at `path`. */
 export function mayCall(token: Token, path: string): boolean {
   return token.operations === null || token.operations.includes(path);
+}
+
+/** A unique index refused the row: SQLite's constraint code, or PostgreSQL's 23505. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }

@@ -155,13 +155,6 @@ export class TokenAdmin {
     spec: NewTokenSpec,
     actor: string,
   ): Promise<TokenRecord & { token: string; webhook_secret: string }> {
-    const taken = await this.db
-      .selectFrom('tokens')
-      .select('id')
-      .where('name', '=', spec.name)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (taken) throw new ServiceError('conflict', `name: a live token is already called ${spec.name}`);
     const created = await this.tokens.create({
       name: spec.name,
       role: spec.role ?? 'client',

@@ -364,6 +364,30 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('channel_states').dropColumn('cooling_until').execute();
     },
   },
+  // A live token's name is unique, by an index, so that two nodes creating one name at once
+  // cannot both succeed. Live tokens that already share a name keep it on the oldest; the
+  // others are renamed `{name}-{first 8 characters of their id}`.
+  '0013_unique_live_token_names': {
+    async up(db: Kysely<unknown>) {
+      await sql`
+        update tokens set name = name || '-' || substr(id, 1, 8)
+        where revoked_at is null and exists (
+          select 1 from tokens older
+          where older.name = tokens.name and older.revoked_at is null
+            and (older.created_at < tokens.created_at
+              or (older.created_at = tokens.created_at and older.id < tokens.id)))`.execute(db);
+      await db.schema
+        .createIndex('tokens_live_name')
+        .on('tokens')
+        .column('name')
+        .unique()
+        .where(sql.ref('revoked_at'), 'is', null)
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('tokens_live_name').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
