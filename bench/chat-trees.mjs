@@ -1,0 +1,151 @@
+// The credited chat proxy of two or more builds of Switchyard side by side: each tree's dist/
+// serves the same loopback upstream (bench/chat-upstream.mjs) with a credited token, plain and
+// streamed, 32 connections, the trees taking turns for `--rounds` rounds so that background load
+// falls on all alike. Reports req/s and the gateway's CPU µs per request (from /proc), medians
+// over the rounds, and each tree's ratio to the first.
+// Usage: node bench/chat-trees.mjs --trees /tmp/before,. [--rounds 2] [--duration 6] [--cpu-prof DIR]
+// A tree is a checkout with its own build (`git worktree add /tmp/before REV`, then
+// `npx tsc -p tsconfig.build.json` there); --cpu-prof writes each tree's server profile under DIR.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { chatGatewaySetup } from './chat-gateway.mjs';
+import { freePort, machine, saveReport } from './common.mjs';
+
+const { values } = parseArgs({
+  options: {
+    trees: { type: 'string' },
+    rounds: { type: 'string', default: '2' },
+    duration: { type: 'string', default: '6' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+if (!values.trees) {
+  console.error('usage: node bench/chat-trees.mjs --trees DIR,DIR[,…] [--rounds 2] [--duration 6]');
+  process.exit(2);
+}
+const trees = values.trees.split(',').map((tree) => resolve(tree));
+const rounds = Number(values.rounds);
+const duration = Number(values.duration);
+const MODEL = 'chatmodel-4o';
+const CREDITS = 100_000_000;
+
+const upstream = spawn(process.execPath, [new URL('./chat-upstream.mjs', import.meta.url).pathname], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const { base_url: upstreamUrl } = await new Promise((done) =>
+  upstream.stdout.once('data', (line) => done(JSON.parse(String(line)))),
+);
+
+/** The process's user and system CPU time so far, in clock ticks (100 a second). */
+function ticks(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function startGateway(tree, index) {
+  const dir = mkdtempSync(join(tmpdir(), 'chat-trees-'));
+  const port = await freePort();
+  const cli = join(tree, 'dist/cli/main.js');
+  const { file, token, env } = await chatGatewaySetup({
+    cli,
+    dir,
+    port,
+    upstreamUrl,
+    model: MODEL,
+    name: 'bench-trees',
+    credits: CREDITS,
+    extra: { tokens: { default_rate_per_second: null, default_concurrency: null } },
+  });
+  const profile = values['cpu-prof']
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], `tree-${index}`)}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, cli, 'serve', '--config', file], {
+    env,
+    stdio: 'inherit',
+  });
+  for (let tries = 0; ; tries += 1) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
+    } catch {
+      if (tries > 150) throw new Error(`${tree} did not start`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { child, port, secret: token.token };
+}
+
+const samples = new Map();
+for (let round = 1; round <= rounds; round += 1) {
+  for (const [index, tree] of trees.entries()) {
+    const { child, port, secret } = await startGateway(tree, index);
+    for (const mode of ['plain', 'stream']) {
+      const options = {
+        url: `http://127.0.0.1:${port}/chatmodel/chat/completions`,
+        method: 'POST',
+        connections: 32,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: JSON.stringify({
+          model: MODEL,
+          stream: mode === 'stream',
+          messages: [{ role: 'user', content: 'Say hello.' }],
+        }),
+      };
+      await autocannon({ ...options, duration: 2 });
+      const before = ticks(child.pid);
+      const result = await autocannon({ ...options, duration });
+      const failures = result.non2xx + result.errors + result.timeouts;
+      const sample = {
+        rps: Math.round(result.requests.average),
+        cpu_us: Math.round(((ticks(child.pid) - before) * 10_000) / result.requests.total),
+        failures,
+      };
+      const key = `${index} ${mode}`;
+      samples.set(key, [...(samples.get(key) ?? []), sample]);
+      console.log(
+        `round ${round}: ${tree} ${mode} … ${sample.rps} req/s, ${sample.cpu_us} µs CPU/req, ${failures} failures`,
+      );
+    }
+    child.kill('SIGINT');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+upstream.kill();
+
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+const rows = [];
+for (const mode of ['plain', 'stream']) {
+  for (const [index, tree] of trees.entries()) {
+    const list = samples.get(`${index} ${mode}`);
+    rows.push({
+      tree,
+      mode,
+      rps: median(list.map((s) => s.rps)),
+      cpu_us: median(list.map((s) => s.cpu_us)),
+      failures: list.reduce((sum, s) => sum + s.failures, 0),
+    });
+  }
+}
+const first = (mode) => rows.find((r) => r.mode === mode);
+console.log('\ntree                          mode      req/s   CPU µs/req   ×req/s   ×CPU   failures');
+for (const row of rows) {
+  const base = first(row.mode);
+  console.log(
+    `${row.tree.padEnd(30)}${row.mode.padEnd(8)}${String(row.rps).padStart(7)}${String(row.cpu_us).padStart(13)}` +
+      `${(row.rps / base.rps).toFixed(2).padStart(9)}${(row.cpu_us / base.cpu_us).toFixed(2).padStart(7)}${String(row.failures).padStart(11)}`,
+  );
+}
+saveReport('chat-trees', {
+  benchmark: 'chat-trees',
+  date: new Date().toISOString(),
+  machine: machine(),
+  settings: { rounds, duration_s: duration, connections: 32, token: `credited (${CREDITS})` },
+  rows,
+});
+process.exit(0);
