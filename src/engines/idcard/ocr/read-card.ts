@@ -12,7 +12,7 @@ import type { Reading } from './consensus.js';
 import { correctDivisions } from './divisions.js';
 import { cleanAddress, cleanBirth, cleanName, cleanSex, isTemporaryTitle } from './field-text.js';
 import { shrink } from './grey.js';
-import { checks, repairNumber } from './id-number-read.js';
+import { checks, normaliseNumber } from './id-number-read.js';
 import { locateCard } from './locate.js';
 import { snapNation } from './nation.js';
 import { regionOf } from './raster.js';
@@ -118,11 +118,10 @@ async function readRectified(
     );
   if (nation) confidence.nation /= 1 + nation.distance;
 
-  const chosen = repairNumber(textOf(lines.id_number[0] ?? []), fields.birth);
-  if (chosen.number.length === 18) {
-    fields.id_number = chosen.number;
-    const trust = checks(chosen.number) ? (chosen.repaired ? 0.8 : 1) : 0.5;
-    confidence.id_number = trust * confidenceOf(lines.id_number);
+  const number = normaliseNumber(textOf(lines.id_number[0] ?? []));
+  if (number.length === 18) {
+    fields.id_number = number;
+    confidence.id_number = (checks(number) ? 1 : 0.5) * confidenceOf(lines.id_number);
   }
 
   for (const field of FIELDS) {

@@ -39,6 +39,12 @@ const CHINESE_VIEWS: readonly ChineseView[] = [
  */
 const SINGLE_VIEW: ChineseView = { psm: 7, scale: 0.7 };
 const DIGIT_VIEW: View = { scale: 1 };
+/**
+ * The number is read in three views (sizes, and its print cut to black and white at the middle
+ * of its tones), and the views vote per character, weighted by the recogniser's confidence: a
+ * digit one view is unsure of is settled by the others, and the number stays what is printed.
+ */
+const NUMBER_VIEWS: readonly View[] = [DIGIT_VIEW, { scale: 0.75 }, { scale: 1.25, binarised: true }];
 /** The date's digits are read in two sizes, and with the Chinese reading of its line they vote. */
 const BIRTH_VIEWS: readonly View[] = [DIGIT_VIEW, { scale: 0.7 }];
 
@@ -106,7 +112,7 @@ export async function readValues(
   for (const field of FIELDS) {
     for (const [line, crop] of crops[field].lines.entries()) {
       if (field === 'id_number') {
-        digits.add('number', viewOf(crop.raster, crop.tones, DIGIT_VIEW));
+        for (const view of NUMBER_VIEWS) digits.add('number', viewOf(crop.raster, crop.tones, view));
         continue;
       }
       for (const view of field === 'birth' ? [SINGLE_VIEW] : CHINESE_VIEWS)
@@ -139,7 +145,10 @@ export async function readValues(
   >;
   for (const field of ['name', 'address'] as const)
     lines[field] = lines[field].map((reading, line) => checkGlyphs(reading, crops[field].lines[line]!));
-  lines.id_number = digits.tags.flatMap((tag, i) => (tag === 'number' ? [readingOf(digitWords![i])] : []));
+  const numberReadings = digits.tags.flatMap((tag, i) =>
+    tag === 'number' ? [readingOf(digitWords![i])] : [],
+  );
+  lines.id_number = numberReadings.length > 0 ? [consensus(numberReadings)] : [];
   const viewsOf = (field: Field): Reading[][] => {
     const perLine = crops[field].lines.map((_, line) => views.get(`${field} ${line}`) ?? []);
     const count = Math.max(0, ...perLine.map((readings) => readings.length));

@@ -10,6 +10,8 @@ import type { GreyRaster } from './tesseract.js';
 export interface View {
   /** Size factor applied to the crop. */
   scale: number;
+  /** Cut to black and white at the middle between ink and paper: another reading of faint or smeared print. */
+  binarised?: boolean;
 }
 
 /** White margin around every view: Tesseract reads a line better with room around it. */
@@ -68,7 +70,8 @@ export function viewOf(raster: GreyRaster, tones: Tones, view: View): GreyRaster
   for (let y = 0; y < innerHeight; y++) {
     for (let x = 0; x < innerWidth; x++) {
       const v = ((values[y * innerWidth + x]! - tones.ink) * 255) / span;
-      data[(y + VIEW_MARGIN) * width + x + VIEW_MARGIN] = Math.max(0, Math.min(255, Math.round(v)));
+      const level = view.binarised ? (v < 128 ? 0 : 255) : v;
+      data[(y + VIEW_MARGIN) * width + x + VIEW_MARGIN] = Math.max(0, Math.min(255, Math.round(level)));
     }
   }
   return { width, height, data };
