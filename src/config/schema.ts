@@ -107,6 +107,13 @@ export const ConfigSchema = Closed({
         default: 600,
         description: 'how long a synchronous generation waits before 504 `timeout`',
       }),
+      mcp_wait_seconds: Type.Integer({
+        minimum: 1,
+        maximum: 86_400,
+        default: 50,
+        description:
+          "how long an MCP tool call waits for its task before it answers the task as it stands (it goes on, for `get_task`); below MCP clients' usual 60 s request timeout, whose expiry cancels the call",
+      }),
       hold_seconds: Type.Integer({
         minimum: 1,
         default: 3600,

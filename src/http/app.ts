@@ -1,6 +1,6 @@
 /**
- * The HTTP application: one Fastify instance with the operation routes, `/files`, the search
- * index's kept files, health, metrics and OpenAPI. Every response carries `x-trace-id`; logs
+ * The HTTP application: one Fastify instance with the operation routes, `/mcp`, `/files`, the
+ * search index's kept files, health, metrics and OpenAPI. Every response carries `x-trace-id`; logs
  * carry the same id and never a token or a request body.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,6 +17,7 @@ import { VERSION } from '../version.js';
 import { registerAdmin } from '../admin/routes.js';
 import { registerAccount } from './account.js';
 import { registerConsole } from './console.js';
+import { registerMcp } from './mcp.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
@@ -68,6 +69,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerErrorHandling(app, config.limits.body_bytes);
   registerOperations(app, services);
   registerOriginRoutes(app, services);
+  registerMcp(app, services);
   registerConsole(app, services.tokens, config.public_base_url);
   registerAdmin(app, services.tokens, services.admin);
   registerAccount(app, services);

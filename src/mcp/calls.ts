@@ -1,0 +1,139 @@
+/**
+ * One tool call, from its arguments to its result. A synchronous operation is one request to its
+ * path. A task is submitted with `async` (one request, answered with its task id at once), then
+ * watched the way a waiting HTTP request watches it: its progress reported to the client, its
+ * final envelope the result. The client's cancellation cancels the task through the operator's
+ * cancel path (failed `cancelled`, refunded once); a wait past `limits.mcp_wait_seconds` answers
+ * the task as it stands, and the task goes on, for `get_task` to find.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Token } from '../accounts/tokens.js';
+import { mayCall } from '../accounts/tokens.js';
+import { checkSchema } from '../contract/validate.js';
+import { operationAt, retrievalPathOf } from '../contract/table.js';
+import type { Operation } from '../contract/types.js';
+import type { TaskEvent } from '../tasks/events.js';
+import type { Services } from '../services.js';
+import { dispatch } from './dispatch.js';
+import { errorResult, successResult } from './results.js';
+import { GetTaskInput, type Tool } from './tools.js';
+
+export interface Progress {
+  fraction: number;
+  stage: string;
+}
+
+export interface CallScope {
+  app: FastifyInstance;
+  services: Services;
+  token: Token;
+  /** The caller's own Authorization header, sent on with every request the call makes. */
+  authorization: string;
+  /** Reports how far a task is, when the client asked for progress. */
+  progress?: (progress: Progress) => Promise<void>;
+  /** Aborted when the client cancels the call: a task it started is cancelled too. */
+  cancelled: AbortSignal;
+  /** Aborted when the client's connection is gone: the call stops watching, the task goes on. */
+  gone: AbortSignal;
+}
+
+/** Whether the token may call the tool: its operation's path, or for `get_task` any retrieval. */
+export function mayUse(token: Token, tool: Tool, operations: readonly Operation[]): boolean {
+  if (tool.operation) return mayCall(token, tool.operation.path);
+  return operations.some((o) => (o.kind === 'retrieval' || o.kindOf) && mayCall(token, o.path));
+}
+
+export async function callTool(
+  scope: CallScope,
+  tool: Tool,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const { operation } = tool;
+  if (!operation) return getTask(scope, args);
+  const task = operation.kind === 'task';
+  const body = { ...args, ...tool.fixed, ...(task ? { async: true } : {}) };
+  const answer = await dispatch(scope.app, scope.authorization, operation.path, body);
+  if (answer.status !== 200) return errorResult(answer.body);
+  if (!task) return successResult(operation, answer.body, scope.services.blobs);
+  return followTask(scope, operation, String(answer.body.task_id));
+}
+
+/** `get_task`: the task's own family's retrieval, which also keeps other tokens' tasks unknown. */
+async function getTask(scope: CallScope, args: Record<string, unknown>): Promise<CallToolResult> {
+  const violations = checkSchema(GetTaskInput, args);
+  if (violations.length > 0) {
+    return errorResult({ success: false, error: { code: 'bad_request', details: violations } });
+  }
+  const id = args.task_id as string;
+  const row = await scope.services.taskStore.get(id);
+  const operation = row && operationAt(row.operation);
+  if (!operation) {
+    return errorResult({ success: false, error: { code: 'not_found', message: `no task ${id}` } });
+  }
+  const answer = await dispatch(scope.app, scope.authorization, retrievalPathOf(operation), {
+    action: 'retrieve',
+    id,
+  });
+  if (answer.status !== 200) return errorResult(answer.body);
+  return successResult(operation, answer.body, scope.services.blobs);
+}
+
+async function followTask(scope: CallScope, operation: Operation, taskId: string): Promise<CallToolResult> {
+  const { services } = scope;
+  let reached = -1;
+  const unsubscribe = services.events.subscribe(taskId, (event) => {
+    const progress = event.snapshot.progress as Progress | undefined;
+    // Progress notifications must go up; a new stage at the same fraction waits for the next step.
+    if (!scope.progress || !progress || progress.fraction <= reached) return;
+    reached = progress.fraction;
+    scope.progress(progress).catch(() => undefined);
+  });
+  try {
+    const ended = await firstOf(
+      services.watch.terminal(taskId, services.config.limits.mcp_wait_seconds * 1000),
+      scope.cancelled,
+      scope.gone,
+    );
+    if (ended === 'cancelled') {
+      await cancel(scope, taskId);
+      return getTask(scope, { task_id: taskId });
+    }
+    if (ended === 'gone') return errorResult({ success: false, error: { code: 'cancelled' } });
+    if (!ended) return stillRunning(scope, taskId);
+    const final = ended.final ?? {};
+    return final.success === true ? successResult(operation, final, services.blobs) : errorResult(final);
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** The terminal event (undefined past the wait), or which signal came first. */
+function firstOf(
+  terminal: Promise<TaskEvent | undefined>,
+  cancelled: AbortSignal,
+  gone: AbortSignal,
+): Promise<TaskEvent | undefined | 'cancelled' | 'gone'> {
+  if (cancelled.aborted) return Promise.resolve('cancelled');
+  return new Promise((resolve, reject) => {
+    cancelled.addEventListener('abort', () => resolve('cancelled'), { once: true });
+    gone.addEventListener('abort', () => resolve('gone'), { once: true });
+    terminal.then(resolve, reject);
+  });
+}
+
+/** Cancels the task as an operator would; one that ended first stays as it ended. */
+async function cancel(scope: CallScope, taskId: string): Promise<void> {
+  try {
+    await scope.services.admin.tasks.cancel(taskId, `${scope.token.name} (MCP client)`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'conflict') throw error;
+  }
+}
+
+async function stillRunning(scope: CallScope, taskId: string): Promise<CallToolResult> {
+  const current = await getTask(scope, { task_id: taskId });
+  const waited = scope.services.config.limits.mcp_wait_seconds;
+  const note = `The task ${taskId} did not finish within ${waited} s and goes on: call get_task with this task_id for its state and result.`;
+  return { ...current, content: [{ type: 'text', text: note }, ...current.content] };
+}

@@ -1,0 +1,96 @@
+/**
+ * The MCP server for one HTTP request to `/mcp`: made anew for each request and holding nothing
+ * between them, so that any API node answers any request of a session. It lists the tools the
+ * caller's token may use and runs their calls (calls.ts); a cancellation names a call running in
+ * this process (running-calls.ts).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance } from 'fastify';
+import type { Token } from '../accounts/tokens.js';
+import { OPERATIONS } from '../contract/table.js';
+import type { Services } from '../services.js';
+import { VERSION } from '../version.js';
+import { callTool, mayUse } from './calls.js';
+import { callKey, type RunningCalls } from './running-calls.js';
+import { TOOLS, toolNamed } from './tools.js';
+
+export interface McpRequest {
+  app: FastifyInstance;
+  services: Services;
+  running: RunningCalls;
+  token: Token;
+  authorization: string;
+  sessionId: string;
+  /** Aborted when the HTTP request's connection closes. */
+  gone: AbortSignal;
+}
+
+const INSTRUCTIONS =
+  'Switchyard: web search, chat models, videos, music, vocals, artistic QR codes and ID card checks. ' +
+  'Long generations report progress; one that outlasts the wait answers its task_id for get_task.';
+
+export function mcpServer(request: McpRequest): Server {
+  const { token, running, sessionId } = request;
+  const server = new Server(
+    { name: 'switchyard', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const usable = TOOLS.filter((tool) => mayUse(token, tool, OPERATIONS));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: usable.map(({ name, description, inputSchema }) => ({
+      name,
+      description,
+      inputSchema: inputSchema as { type: 'object' },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
+    // A tool the token may not use is called all the same: its operation's gate refuses it (403),
+    // counted and logged as over HTTP. A name that is no tool at all is a protocol error.
+    const tool = toolNamed(call.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${call.params.name}`);
+    const progressToken = extra._meta?.progressToken;
+    const key = callKey(token.id, sessionId, extra.requestId);
+    const { signal, end } = running.start(key);
+    try {
+      return await callTool(
+        {
+          app: request.app,
+          services: request.services,
+          token,
+          authorization: request.authorization,
+          cancelled: signal,
+          gone: request.gone,
+          ...(progressToken === undefined
+            ? {}
+            : {
+                progress: ({ fraction, stage }) =>
+                  extra.sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken, progress: fraction, total: 1, message: stage },
+                  }),
+              }),
+        },
+        tool,
+        call.params.arguments ?? {},
+      );
+    } finally {
+      end();
+    }
+  });
+
+  // Replaces the SDK's own handler, which knows only the calls of this one request's server.
+  server.setNotificationHandler(CancelledNotificationSchema, (notice) => {
+    const { requestId } = notice.params;
+    if (requestId !== undefined) running.cancel(callKey(token.id, sessionId, requestId));
+  });
+  return server;
+}
