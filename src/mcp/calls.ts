@@ -131,9 +131,13 @@ async function cancel(scope: CallScope, taskId: string): Promise<void> {
   }
 }
 
+/** A wait that ran out is no failure: the task as it stands, or where it cannot be read, its id. */
 async function stillRunning(scope: CallScope, taskId: string): Promise<CallToolResult> {
   const current = await getTask(scope, { task_id: taskId });
   const waited = scope.services.config.limits.mcp_wait_seconds;
   const note = `The task ${taskId} did not finish within ${waited} s and goes on: call get_task with this task_id for its state and result.`;
+  if (current.isError) {
+    return { content: [{ type: 'text', text: note }], structuredContent: { success: true, task_id: taskId } };
+  }
   return { ...current, content: [{ type: 'text', text: note }, ...current.content] };
 }
