@@ -58,8 +58,20 @@ export function registerMcp(app: FastifyInstance, services: Services): void {
         void transport.close();
         void server.close();
       });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        // Past hijack Fastify's error handler cannot answer: the fault is logged, and the client
+        // gets the service's 500 where nothing was written yet.
+        request.log.error({ err: error }, 'unhandled fault');
+        if (reply.raw.headersSent) return void reply.raw.end();
+        const message = `internal error; quote trace_id ${request.id} when reporting it`;
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(
+          JSON.stringify({ success: false, error: { code: 'api_error', message }, trace_id: request.id }),
+        );
+      }
     },
   });
   app.route({
