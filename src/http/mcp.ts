@@ -47,6 +47,8 @@ export function registerMcp(app: FastifyInstance, services: Services): void {
         authorization,
         sessionId: session.id,
         gone: gone.signal,
+        traceId: request.id,
+        log: request.log,
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       // The transport writes the response itself; what Fastify would have added goes on first.

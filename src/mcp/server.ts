@@ -12,12 +12,13 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Token } from '../accounts/tokens.js';
 import { OPERATIONS } from '../contract/table.js';
 import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
 import { callTool, mayUse } from './calls.js';
+import { errorResult } from './results.js';
 import { callKey, type RunningCalls } from './running-calls.js';
 import { TOOLS, toolNamed } from './tools.js';
 
@@ -30,6 +31,9 @@ export interface McpRequest {
   sessionId: string;
   /** Aborted when the HTTP request's connection closes. */
   gone: AbortSignal;
+  /** The `/mcp` request's trace id, quoted by a fault's answer, and its log. */
+  traceId: string;
+  log: FastifyBaseLogger;
 }
 
 const INSTRUCTIONS =
@@ -82,6 +86,16 @@ export function mcpServer(request: McpRequest): Server {
         tool,
         call.params.arguments ?? {},
       );
+    } catch (error) {
+      // A fault of ours is a tool error like any other, its detail kept in the log: an MCP
+      // error's message would carry it (a path, a stack) to the client.
+      request.log.error({ err: error, tool: tool.name }, 'unhandled fault');
+      const message = `internal error; quote trace_id ${request.traceId} when reporting it`;
+      return errorResult({
+        success: false,
+        error: { code: 'api_error', message },
+        trace_id: request.traceId,
+      });
     } finally {
       end();
     }

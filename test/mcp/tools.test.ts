@@ -281,6 +281,19 @@ describe('refusals', () => {
     expect(rows.some((r) => r.status === 429)).toBe(true);
   });
 
+  it('a fault of ours is a tool error quoting the trace id, with no detail', async () => {
+    const read = vi
+      .spyOn(server.services.blobs, 'read')
+      .mockRejectedValueOnce(new Error("ENOENT: no such file or directory, open '/srv/blobs/x.png'"));
+    const result = await call(client, 'qr_art', { content: 'fault', seed: 1 });
+    read.mockRestore();
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^api_error: internal error; quote trace_id [0-9a-f-]{36} when reporting it$/,
+    );
+    expect(JSON.stringify(result)).not.toContain('/srv/blobs');
+  });
+
   it('no token, a wrong one or an admin one: refused before any MCP message is read', async () => {
     const initialize = {
       jsonrpc: '2.0',
