@@ -36,6 +36,11 @@ export interface CallScope {
   cancelled: AbortSignal;
   /** Aborted when the client's connection is gone: the call stops watching, the task goes on. */
   gone: AbortSignal;
+  /**
+   * The call's own idempotency key for the task it submits (running-calls.ts callKeyOf): any
+   * node can find the task by it to cancel it. None for a call without a session.
+   */
+  callKey?: string;
 }
 
 /** Whether the token may call the tool: its operation's path, or for `get_task` any retrieval. */
@@ -53,7 +58,8 @@ export async function callTool(
   if (!operation) return getTask(scope, args);
   const task = operation.kind === 'task';
   const body = { ...args, ...tool.fixed, ...(task ? { async: true } : {}) };
-  const answer = await dispatch(scope.app, scope.authorization, operation.path, body);
+  const key: Record<string, string> = task && scope.callKey ? { 'idempotency-key': scope.callKey } : {};
+  const answer = await dispatch(scope.app, scope.authorization, operation.path, body, key);
   if (answer.status !== 200) return errorResult(answer.body);
   if (!task) return successResult(operation, answer.body, scope.services.blobs);
   return followTask(scope, operation, String(answer.body.task_id));
@@ -96,7 +102,7 @@ async function followTask(scope: CallScope, operation: Operation, taskId: string
       scope.gone,
     );
     if (ended === 'cancelled') {
-      await cancel(scope, taskId);
+      await cancel(services, scope.token, taskId);
       return getTask(scope, { task_id: taskId });
     }
     if (ended === 'gone') return errorResult({ success: false, error: { code: 'cancelled' } });
@@ -123,12 +129,26 @@ function firstOf(
 }
 
 /** Cancels the task as an operator would; one that ended first stays as it ended. */
-async function cancel(scope: CallScope, taskId: string): Promise<void> {
+async function cancel(services: Services, token: Token, taskId: string): Promise<void> {
   try {
-    await scope.services.admin.tasks.cancel(taskId, `${scope.token.name} (MCP client)`);
+    await services.admin.tasks.cancel(taskId, `${token.name} (MCP client)`);
   } catch (error) {
     if ((error as { code?: string }).code !== 'conflict') throw error;
   }
+}
+
+/**
+ * A cancellation on whichever node it reaches: the task the call submitted, found by the call's
+ * idempotency key, is cancelled; the node running the call sees it end and answers.
+ */
+export async function cancelCall(services: Services, token: Token, callKey: string): Promise<void> {
+  const task = await services.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('token_id', '=', token.id)
+    .where('idempotency_key', '=', callKey)
+    .executeTakeFirst();
+  if (task) await cancel(services, token, task.id);
 }
 
 /** A wait that ran out is no failure: the task as it stands, or where it cannot be read, its id. */

@@ -16,11 +16,12 @@ export async function dispatch(
   authorization: string,
   path: string,
   body: Record<string, unknown>,
+  headers: Record<string, string> = {},
 ): Promise<Dispatched> {
   const response = await app.inject({
     method: 'POST',
     url: path,
-    headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+    headers: { ...headers, authorization, 'content-type': 'application/json', accept: 'application/json' },
     payload: JSON.stringify(body),
   });
   return { status: response.statusCode, body: response.json<Record<string, unknown>>() };

@@ -17,9 +17,9 @@ import type { Token } from '../accounts/tokens.js';
 import { OPERATIONS } from '../contract/table.js';
 import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
-import { callTool, mayUse } from './calls.js';
+import { callTool, cancelCall, mayUse } from './calls.js';
 import { errorResult } from './results.js';
-import { callKey, type RunningCalls } from './running-calls.js';
+import { callKeyOf, type RunningCalls } from './running-calls.js';
 import { TOOLS, toolNamed } from './tools.js';
 
 export interface McpRequest {
@@ -62,8 +62,8 @@ export function mcpServer(request: McpRequest): Server {
     const tool = toolNamed(call.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${call.params.name}`);
     const progressToken = extra._meta?.progressToken;
-    const key = callKey(token.id, sessionId, extra.requestId);
-    const { signal, end } = running.start(key);
+    const callKey = callKeyOf(sessionId, extra.requestId);
+    const { signal, end } = running.start(token.id, callKey);
     try {
       return await callTool(
         {
@@ -73,6 +73,7 @@ export function mcpServer(request: McpRequest): Server {
           authorization: request.authorization,
           cancelled: signal,
           gone: request.gone,
+          ...(sessionId ? { callKey } : {}),
           ...(progressToken === undefined
             ? {}
             : {
@@ -102,9 +103,15 @@ export function mcpServer(request: McpRequest): Server {
   });
 
   // Replaces the SDK's own handler, which knows only the calls of this one request's server.
-  server.setNotificationHandler(CancelledNotificationSchema, (notice) => {
+  server.setNotificationHandler(CancelledNotificationSchema, async (notice) => {
     const { requestId } = notice.params;
-    if (requestId !== undefined) running.cancel(callKey(token.id, sessionId, requestId));
+    if (requestId === undefined) return;
+    const callKey = callKeyOf(sessionId, requestId);
+    running.cancel(token.id, callKey);
+    if (!sessionId) return;
+    await cancelCall(request.services, token, callKey).catch((error: unknown) =>
+      request.log.error({ err: error }, 'MCP cancellation failed'),
+    );
   });
   return server;
 }

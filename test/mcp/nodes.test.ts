@@ -32,24 +32,33 @@ afterAll(async () => {
   rmSync(blobs, { recursive: true, force: true });
 });
 
+/** Which node each JSON-RPC method went to, in order. */
+type Route = { method: string; node: number };
+
+/** A client behind a load balancer without affinity: every request to the next node. */
+async function roundRobinClient(secret: string, routes: Route[]): Promise<Client> {
+  let turn = 0;
+  const roundRobin: typeof fetch = (url, init) => {
+    const node = turn++ % 2;
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
+    routes.push({ method: body.method ?? String(init?.method), node });
+    return fetch(new URL(new URL(String(url)).pathname, nodes[node]!.url), init);
+  };
+  const client = new Client({ name: 'switchyard-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${nodes[0]!.url}/mcp`), {
+      fetch: roundRobin,
+      requestInit: { headers: { authorization: `Bearer ${secret}` } },
+    }),
+  );
+  return client;
+}
+
 describe('/mcp on two nodes', () => {
   it('serves one client whose requests go to either node', async () => {
     const secret = await nodes[0]!.token({ operations: ['/qrart/tasks', '/serp/web'] });
-    const seen: string[] = [];
-    let turn = 0;
-    // A load balancer without affinity: every request to the next node.
-    const roundRobin: typeof fetch = (url, init) => {
-      const node = nodes[turn++ % 2]!;
-      seen.push(node.url);
-      return fetch(new URL(new URL(String(url)).pathname, node.url), init);
-    };
-    const client = new Client({ name: 'switchyard-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${nodes[0]!.url}/mcp`), {
-        fetch: roundRobin,
-        requestInit: { headers: { authorization: `Bearer ${secret}` } },
-      }),
-    );
+    const routes: Route[] = [];
+    const client = await roundRobinClient(secret, routes);
     for (let i = 0; i < 2; i += 1) {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['get_task', 'qr_art', 'web_search']);
@@ -60,7 +69,36 @@ describe('/mcp on two nodes', () => {
     expect(decodeWithJsqr(Buffer.from(image.data, 'base64'))).toBe('two nodes');
     const task = await call(client, 'get_task', { task_id: String(qr.structuredContent.id) });
     expect(task.structuredContent).toMatchObject({ state: 'succeeded' });
-    expect(new Set(seen).size).toBe(2);
+    expect(new Set(routes.filter((r) => r.method === 'tools/list').map((r) => r.node))).toEqual(
+      new Set([0, 1]),
+    );
+    await client.close();
+  });
+
+  it('a cancellation that reaches the other node cancels the task and refunds it', async () => {
+    const secret = await nodes[0]!.token({ name: 'mcp-nodes-cancel', credits: 50 });
+    const routes: Route[] = [];
+    const client = await roundRobinClient(secret, routes);
+    const abort = new AbortController();
+    const running = call(
+      client,
+      'clip_video',
+      { action: 'text2video', prompt: 'clouds over a long ridge' },
+      { signal: abort.signal, onprogress: (step) => step.progress > 0 && abort.abort() },
+    );
+    await expect(running).rejects.toThrow(/abort/i);
+    const until = Date.now() + 10_000;
+    let token;
+    do {
+      await new Promise((r) => setTimeout(r, 50));
+      token = (await nodes[1]!.services.tokens.list()).find((t) => t.name === 'mcp-nodes-cancel')!;
+    } while (token.credits !== 50 && Date.now() < until);
+    expect(token.credits).toBe(50);
+    const { rows } = await nodes[1]!.services.admin.tasks.list({ limit: 1, tokenId: token.id });
+    expect(rows[0]).toMatchObject({ state: 'failed', error: { code: 'cancelled' } });
+    const [submitted] = routes.filter((r) => r.method === 'tools/call');
+    const [cancelled] = routes.filter((r) => r.method === 'notifications/cancelled');
+    expect(cancelled!.node).not.toBe(submitted!.node);
     await client.close();
   });
 });
