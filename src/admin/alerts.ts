@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
 import type { Metrics } from '../http/metrics.js';
+import { queueDelivery } from '../tasks/callbacks.js';
 
 export type AlertEvent = 'channel.state_changed' | 'token.low_balance';
 
@@ -39,24 +40,12 @@ export class Alerts {
     }
     const now = Date.now();
     try {
-      await this.db
-        .insertInto('deliveries')
-        .values({
-          id: `alert_${randomUUID()}`,
-          kind: 'alert',
-          task_id: '',
-          token_id: '',
-          url,
-          body: JSON.stringify({ type, timestamp: new Date(now).toISOString(), data }),
-          state: 'pending',
-          next_at: now,
-          lease_until: null,
-          last_status: null,
-          last_error: null,
-          created_at: now,
-          delivered_at: null,
-        })
-        .execute();
+      const body = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
+      await queueDelivery(
+        this.db,
+        { id: `alert_${randomUUID()}`, kind: 'alert', taskId: '', tokenId: '', url, body },
+        now,
+      );
       this.wake();
     } catch (error) {
       this.log.error({ err: error, event: type }, 'alert not queued');

@@ -6,7 +6,7 @@
  * end of the backoff schedule (failed). Deliveries live in the database, so retries survive a
  * restart, and any node running deliveries sends what any node queued.
  */
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../store/database.js';
@@ -16,6 +16,40 @@ import type { OutboundGuard } from '../net/guard.js';
 import { Pump } from './pump.js';
 
 type Delivery = Selectable<DeliveryTable>;
+
+export interface NewDelivery {
+  /** Also the `webhook-id` header. */
+  id: string;
+  kind: 'callback' | 'alert';
+  /** The task and token of a callback; '' for an alert, which has neither. */
+  taskId: string;
+  tokenId: string;
+  url: string;
+  /** The JSON sent. */
+  body: string;
+}
+
+/** Queues `delivery` in the outbox (in `db`, or a transaction), due at once. */
+export async function queueDelivery(db: Kysely<Database>, delivery: NewDelivery, now: number): Promise<void> {
+  await db
+    .insertInto('deliveries')
+    .values({
+      id: delivery.id,
+      kind: delivery.kind,
+      task_id: delivery.taskId,
+      token_id: delivery.tokenId,
+      url: delivery.url,
+      body: delivery.body,
+      state: 'pending',
+      next_at: now,
+      lease_until: null,
+      last_status: null,
+      last_error: null,
+      created_at: now,
+      delivered_at: null,
+    })
+    .execute();
+}
 
 export interface CallbackOptions {
   timeoutMs: number;

@@ -6,6 +6,7 @@
  * both finish, charge, refund or call back one task.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { queueDelivery } from './callbacks.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../store/database.js';
 import { transactionsOf, type Transactions } from '../store/group-commit.js';
@@ -309,21 +310,16 @@ export async function queueCallback(
   body: string,
   now: number,
 ): Promise<void> {
-  await trx
-    .insertInto('deliveries')
-    .values({
+  await queueDelivery(
+    trx,
+    {
       id: `msg_${randomUUID()}`,
-      task_id: task.id,
-      token_id: task.token_id,
+      kind: 'callback',
+      taskId: task.id,
+      tokenId: task.token_id,
       url: task.callback_url as string,
       body,
-      state: 'pending',
-      next_at: now,
-      lease_until: null,
-      last_status: null,
-      last_error: null,
-      created_at: now,
-      delivered_at: null,
-    })
-    .execute();
+    },
+    now,
+  );
 }

@@ -19,7 +19,7 @@ import { provisionShared } from '../support/backends.js';
 const row = (id: string, name: string, createdAt: number, revokedAt: number | null = null) => ({
   id,
   name,
-  role: 'client',
+  role: 'client' as const,
   token_hash: `hash-${id}`,
   operations: null,
   expires_at: null,

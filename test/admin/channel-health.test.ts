@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
+import { until } from '../support/poll.js';
 import { startFakeAccount, type FakeAccount } from '../support/fake-account.js';
 import { Redis } from 'ioredis';
 import { provisionShared, REDIS_URL } from '../support/backends.js';
@@ -128,16 +129,6 @@ async function channel(server: TestServer, id: string): Promise<Record<string, u
 }
 
 const stateOf = async (server: TestServer, id: string) => (await channel(server, id)).state;
-
-async function until<T>(what: string, probe: () => Promise<T> | T, ms = 3000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const chatHits = (fake: FakeAccount) => fake.hits.filter((h) => h.path === '/chat/completions').length;
 

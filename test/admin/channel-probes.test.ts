@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
+import { until } from '../support/poll.js';
 import { startFakeAccount, type FakeAccount } from '../support/fake-account.js';
 import { provisionShared } from '../support/backends.js';
 import { probeRequestOf } from '../../src/admin/probe-requests.js';
@@ -86,16 +87,6 @@ async function stateOf(server: TestServer, id: string): Promise<unknown> {
     await fetch(`${server.url}${BASE}/channels`, { headers: { authorization: `Bearer ${token}` } })
   ).json()) as { rows: { id: string; state: string; last_probe: unknown }[] };
   return list.rows.find((r) => r.id === id)?.state;
-}
-
-async function until<T>(what: string, probe: () => Promise<T> | T, ms = 4000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('probe requests by channel type', () => {

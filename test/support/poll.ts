@@ -27,3 +27,14 @@ export async function ndjsonLines(response: Response): Promise<Record<string, un
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/** Asks `probe` every 20 ms until it answers something truthy, which is returned; fails after `ms`. */
+export async function until<T>(what: string, probe: () => Promise<T> | T, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
