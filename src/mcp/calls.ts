@@ -65,7 +65,10 @@ export async function callTool(
   return followTask(scope, operation, String(answer.body.task_id));
 }
 
-/** `get_task`: the task's own family's retrieval, which also keeps other tokens' tasks unknown. */
+/**
+ * `get_task`: the retrieval of the task's own family. Another token's task is as unknown as one
+ * that does not exist, before its family's permission could tell them apart.
+ */
 async function getTask(scope: CallScope, args: Record<string, unknown>): Promise<CallToolResult> {
   const violations = checkSchema(GetTaskInput, args);
   if (violations.length > 0) {
@@ -73,7 +76,7 @@ async function getTask(scope: CallScope, args: Record<string, unknown>): Promise
   }
   const id = args.task_id as string;
   const row = await scope.services.taskStore.get(id);
-  const operation = row && operationAt(row.operation);
+  const operation = row?.token_id === scope.token.id ? operationAt(row.operation) : undefined;
   if (!operation) {
     return errorResult({ success: false, error: { code: 'not_found', message: `no task ${id}` } });
   }

@@ -239,6 +239,8 @@ describe('cancellation', () => {
     }
     const token = (await server.services.tokens.list()).find((t) => t.name === 'mcp-cancel');
     expect(token!.credits).toBe(100);
+    // Another token's task is unknown to get_task.
+    expect(textOf(await call(client, 'get_task', { task_id: taskId! }))).toBe(`not_found: no task ${taskId}`);
     await paying.close();
   });
 });
@@ -252,6 +254,8 @@ describe('refusals', () => {
     expect(textOf(result)).toMatch(/^bad_request: .*page: must be at least 1/);
     const task = await call(client, 'get_task', { task_id: 'nope' });
     expect(textOf(task)).toBe('bad_request: task_id: must be a UUID');
+    const unknown = await call(client, 'get_task', { task_id: '00000000-0000-4000-8000-000000000000' });
+    expect(textOf(unknown)).toBe('not_found: no task 00000000-0000-4000-8000-000000000000');
   });
 
   it('a token sees and calls only the tools of its operations', async () => {
