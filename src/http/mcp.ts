@@ -9,7 +9,8 @@
  * there is no stream to resume and nothing to end, so GET and DELETE answer 405.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Token } from '../accounts/tokens.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ServiceError } from '../errors.js';
@@ -28,15 +29,21 @@ function sessionOf(header: string | string[] | undefined, body: unknown): { id: 
 
 export function registerMcp(app: FastifyInstance, services: Services): void {
   const running = new RunningCalls();
+  const tokens = new WeakMap<FastifyRequest, Token>();
   app.route({
     method: 'POST',
     url: MCP_PATH,
-    handler: async (request, reply) => {
-      const authorization = request.headers.authorization ?? '';
-      const token = await services.tokens.authenticate(authorization);
+    // The token is known before the body is read, as on the operations' paths.
+    onRequest: async (request) => {
+      const token = await services.tokens.authenticate(request.headers.authorization);
       if (token.role !== 'client') {
         throw new ServiceError('forbidden', 'an admin token calls /admin/api/v1 only, not /mcp');
       }
+      tokens.set(request, token);
+    },
+    handler: async (request, reply) => {
+      const authorization = request.headers.authorization as string;
+      const token = tokens.get(request) as Token;
       const session = sessionOf(request.headers['mcp-session-id'], request.body);
       const gone = new AbortController();
       const server = mcpServer({

@@ -319,6 +319,13 @@ describe('refusals', () => {
     expect(none.status).toBe(401);
     expect(await none.json()).toMatchObject({ success: false, error: { code: 'no_token' } });
     expect((await post('Bearer sy_unknown')).status).toBe(401);
+    // The body is not read before the token is known.
+    const unread = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    expect(unread.status).toBe(401);
     const { secret } = await server.services.tokens.create({ name: 'mcp-admin', role: 'admin' });
     expect((await post(`Bearer ${secret}`)).status).toBe(403);
     // The SDK's client sees the same 401.
