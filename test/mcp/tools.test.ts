@@ -269,7 +269,7 @@ describe('refusals', () => {
     await narrow.close();
   });
 
-  it('credits, rate limits, usage rows and the request log as over HTTP', async () => {
+  it('credits, rate and concurrency limits, usage rows and the request log as over HTTP', async () => {
     const secret = await server.token({ name: 'mcp-metered', credits: 1, ratePerSecond: 2 });
     const metered = await connect(server, secret);
     expect((await call(metered, 'web_search', { query: 'glider' })).isError).toBeFalsy();
@@ -283,6 +283,17 @@ describe('refusals', () => {
     expect(rows.map((r) => [r.operation, r.status])).toContainEqual(['serp.web', 200]);
     expect(rows.find((r) => r.status === 200)!.credits).toBe(1);
     expect(rows.some((r) => r.status === 429)).toBe(true);
+
+    // One call at a time: a second while the first reads a card is refused.
+    const single = await connect(server, await server.token({ maxConcurrency: 1 }));
+    const both = await Promise.all([1, 2].map(() => call(single, 'idcard_check', { image_url: cardUrl })));
+    expect(both.map((r) => (r.isError ? textOf(r).split(':')[0] : 'ok')).sort()).toEqual([
+      'ok',
+      'too_many_requests',
+    ]);
+    // The slot is given back when a call is answered.
+    expect((await call(single, 'web_search', { query: 'glider' })).isError).toBeFalsy();
+    await single.close();
   });
 
   it('a fault of ours is a tool error quoting the trace id, with no detail', async () => {
