@@ -2,7 +2,8 @@
  * `/mcp` with the official MCP SDK client over HTTP, on the local engines: the tool list made
  * from the operation table, every tool called once (search, both chat families, ID card check and
  * OCR, QR art whose image scans, a song with its progress, its vocals and persona, the three
- * video families), tokens without a permission or without credits, bad arguments, no token, and
+ * video families), a video cancelled and refunded, a client that leaves while its task goes on,
+ * tokens without a permission or without credits, bad arguments, no token, a fault of ours, and
  * usage rows and limits exactly as over HTTP.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -242,6 +243,33 @@ describe('cancellation', () => {
     // Another token's task is unknown to get_task.
     expect(textOf(await call(client, 'get_task', { task_id: taskId! }))).toBe(`not_found: no task ${taskId}`);
     await paying.close();
+  });
+});
+
+describe('a client that goes away', () => {
+  it('stops watching; the task goes on and is charged', async () => {
+    const leaving = await connect(server, await server.token({ name: 'mcp-leaving', credits: 100 }));
+    const tokenId = (await server.services.tokens.list()).find((t) => t.name === 'mcp-leaving')!.id;
+    const body = {
+      model: 'dance-1-0-lite-t2v-250428',
+      content: [{ type: 'text', text: 'a kite over dunes --rs 480p --rt 1:1 --dur 2' }],
+    };
+    let left: Promise<void> | undefined;
+    const running = call(leaving, 'dance_video', body, {
+      onprogress: (step) => {
+        if (step.progress > 0) left ??= leaving.close();
+      },
+    });
+    await expect(running).rejects.toThrow();
+    await left;
+    const until = Date.now() + 30_000;
+    let task;
+    do {
+      await new Promise((r) => setTimeout(r, 100));
+      [task] = (await server.services.admin.tasks.list({ limit: 1, tokenId })).rows;
+    } while (task?.state !== 'succeeded' && Date.now() < until);
+    expect(task).toMatchObject({ state: 'succeeded', credits: 10 });
+    expect((await server.services.tokens.list()).find((t) => t.id === tokenId)!.credits).toBe(90);
   });
 });
 
