@@ -11,9 +11,11 @@ import {
   isPhotocopy,
   isReshoot,
   isTampered,
+  portraitAroundFace,
   portraitSimilarity,
   qualityScore,
 } from './checks/index.js';
+import { CARD_HEIGHT, CARD_WIDTH } from './layout.js';
 
 /** A card photo larger than this (a 48 MP phone picture) is refused rather than decoded. */
 const MAX_PIXELS = 50_000_000;
@@ -50,8 +52,15 @@ export async function inspect(image: Uint8Array): Promise<Inspection> {
   };
 }
 
+/**
+ * How alike the persons in two photos are, 0–100. A whole rectified card (given where no portrait
+ * could be cut from it) is compared by the photo found around the face on it, not as a whole.
+ */
 export function similarity(a: Uint8Array, b: Uint8Array): number {
-  const face = (bytes: Uint8Array) =>
-    decodeImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), MAX_PIXELS);
+  const face = (bytes: Uint8Array) => {
+    const image = decodeImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), MAX_PIXELS);
+    const wholeCard = image.width === CARD_WIDTH && image.height === CARD_HEIGHT;
+    return (wholeCard && portraitAroundFace(image)) || image;
+  };
   return portraitSimilarity(face(a), face(b));
 }

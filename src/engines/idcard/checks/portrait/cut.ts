@@ -1,13 +1,59 @@
 /**
  * The holder's photo cut from the rectified card: the printed rectangle found by its own edges,
  * kept only when it holds a head and shoulders (a card with the photo blanked, covered or
- * replaced by text gives none).
+ * replaced by text gives none). The edges are sought first around where the face is (a printer
+ * may move or size the photo, or print it on the other side), unless the face is where the
+ * standard layout has it.
  */
 import { canvasOf, type Canvas } from '../../../canvas.js';
-import type { Box } from '../../layout.js';
-import { photoBounds } from './bounds.js';
+import { PORTRAIT_BOX, type Box } from '../../layout.js';
+import { photoBounds, type Expected } from './bounds.js';
+import { FACE_MIDDLE, facePlace, type FacePlace } from './face-place.js';
 import { findHead } from './head.js';
 import { looksLikeHead } from './presence.js';
+
+/**
+ * Around the face, the photo's edges are first sought this far from where its framing puts them
+ * (the face's place in a photo varies by some 25 pixels), its size allowed to differ this much
+ * from the standard's…
+ */
+const FACE_SEARCH: Omit<Expected, 'box'> = { slack: 50, sizeTolerance: 0.15, bothWays: true };
+/** …then again, closer, around the box scaled to the width found. */
+const SCALED_SEARCH: Omit<Expected, 'box'> = { slack: 30, sizeTolerance: 0.05, bothWays: true };
+
+/** The face sits in the middle of an ID photo, to within this share of its width. */
+const CENTRED = 0.05;
+
+/**
+ * The photo's rectangle around the face: its edges found near the standard framing; a side edge
+ * that leaves the face off the middle is texture, and the other side's mirror stands in for it;
+ * without both of its top and bottom edges, they are sought again near where the framing puts
+ * them at the width found.
+ */
+function aroundFace(card: Canvas, face: FacePlace): Box {
+  const first = photoBounds(card, { box: face.box, ...FACE_SEARCH });
+  const toLeft = face.x - first.x;
+  const toRight = first.x + first.width - face.x;
+  const half = Math.min(toLeft, toRight);
+  const centred = Math.abs(toLeft - toRight) <= 2 * CENTRED * first.width;
+  if (first.heightMeasured && centred) return first;
+  const width = centred ? first.width : Math.round(2 * half);
+  const height = (face.box.height * width) / face.box.width;
+  const box = {
+    x: centred ? first.x : Math.round(face.x - half),
+    y: Math.round(face.y - FACE_MIDDLE * height),
+    width,
+    height: Math.round(height),
+  };
+  return photoBounds(card, { box, ...SCALED_SEARCH });
+}
+
+/** How far the face's place may be from the standard layout's for the photo to count as in its place. */
+const STANDARD_REACH = 20;
+
+const inStandardPlace = (face: FacePlace) =>
+  Math.abs(face.box.x - PORTRAIT_BOX.x) <= STANDARD_REACH &&
+  Math.abs(face.box.y - PORTRAIT_BOX.y) <= 2 * STANDARD_REACH;
 
 function cropped(canvas: Canvas, box: Box): Canvas {
   const out = canvasOf(box.width, box.height);
@@ -18,9 +64,33 @@ function cropped(canvas: Canvas, box: Box): Canvas {
   return out;
 }
 
+/**
+ * The photo around the face on a rectified card, whether or not it passes for a head and
+ * shoulders: what a whole card is compared by when no portrait was cut from it. Null without a
+ * face-sized patch of skin.
+ */
+export function portraitAroundFace(card: Canvas): Canvas | null {
+  const face = facePlace(card);
+  return face && cropped(card, aroundFace(card, face));
+}
+
 /** The photo on a rectified card (CARD_WIDTH×CARD_HEIGHT), or null when its place holds no photo. */
 export function cutPortrait(card: Canvas): Canvas | null {
-  const photo = cropped(card, photoBounds(card));
-  const head = findHead(photo);
-  return head !== null && looksLikeHead(head) ? photo : null;
+  // Where the face is where the standard layout has it, and the photo has the standard width
+  // there, the standard place is searched first.
+  const face = facePlace(card);
+  const standard = photoBounds(card);
+  const places =
+    face === null
+      ? [standard]
+      : inStandardPlace(face) && standard.widthMeasured
+        ? [standard, aroundFace(card, face)]
+        : [aroundFace(card, face), standard];
+  for (const place of places) {
+    if (place.width < place.height / 2 || place.height < PORTRAIT_BOX.height / 2) continue;
+    const photo = cropped(card, place);
+    const head = findHead(photo);
+    if (head !== null && looksLikeHead(head)) return photo;
+  }
+  return null;
 }
