@@ -14,7 +14,7 @@ import { cleanAddress, cleanBirth, cleanName, cleanSex, isTemporaryTitle } from 
 import { shrink } from './grey.js';
 import { checks, normaliseNumber } from './id-number-read.js';
 import { locateCard } from './locate.js';
-import { snapNation } from './nation.js';
+import { nationOf } from './nation.js';
 import { regionOf } from './raster.js';
 import { readValues } from './read-values.js';
 import { recognise } from './tesseract.js';
@@ -107,7 +107,7 @@ async function readRectified(
 
   fields.name = cleanName(one('name'));
   fields.sex = cleanSex(one('sex'));
-  const nation = snapNation(one('nation').replace(/\s/g, ''));
+  const nation = nationOf(one('nation'), reads.crops.nation.lines[0]);
   fields.nation = nation?.nation ?? '';
   fields.birth = birthOf(reads.birthGroups, one('birth'));
   const addressViews = reads.views.address.map((view) => cleanAddress(view.map(textOf)));
