@@ -2,7 +2,9 @@
  * Screenshots of every console page, at a laptop's width and a phone's, into docs/console/
  * (`npm run console:screenshots`, after `make setup`). A fresh server gets a few tokens,
  * searches, a QR art task, a song and an enrolled identity, so that the pages show what an
- * operator sees on a server in use; the Playground runs the song and the QR art itself.
+ * operator sees on a server in use; the Playground runs the song and the QR art itself. Before
+ * any of that, the Tasks page's empty state; after it, a deduction the balance cannot cover,
+ * refused beside its form (`tasks-empty-*`, `tokens-refused-*`).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,31 @@ const PAGES = ['overview', 'tokens', 'usage', 'requests', 'tasks', 'channels', '
 mkdirSync(OUT, { recursive: true });
 const server = await startServer();
 const admin = await server.token({ name: 'ops', role: 'admin' });
+const browser = await launchBrowser();
+
+async function signedIn(viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/console/`);
+  await page.getByLabel('Admin token').waitFor();
+  return { context, page };
+}
+
+async function signIn(page: Awaited<ReturnType<typeof signedIn>>['page']): Promise<void> {
+  await page.getByLabel('Admin token').fill(admin);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+for (const [name, viewport] of Object.entries(WIDTHS)) {
+  const { context, page } = await signedIn(viewport);
+  await signIn(page);
+  await page.goto(`${server.url}/console/tasks`);
+  await page.locator('#page-title').waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: `${OUT}tasks-empty-${name}.png` });
+  await context.close();
+}
 const api = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${server.url}/admin/api/v1${path}`, {
     method,
@@ -54,17 +81,11 @@ await api('POST', '/identities', {
   portrait: readFileSync(PORTRAIT).toString('base64'),
 });
 
-const browser = await launchBrowser();
 try {
   for (const [name, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/console/`);
-    await page.getByLabel('Admin token').waitFor();
+    const { context, page } = await signedIn(viewport);
     await page.screenshot({ path: `${OUT}sign-in-${name}.png` });
-    await page.getByLabel('Admin token').fill(admin);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    await signIn(page);
     for (const id of PAGES) {
       await page.goto(`${server.url}/console/${id}`);
       await page.locator('#page-title').waitFor();
@@ -81,6 +102,14 @@ try {
     await page.locator('canvas.waveform[data-drawn="yes"]').first().waitFor({ timeout: 120_000 });
     await page.evaluate("document.getElementById('s-result').scrollIntoView()");
     await page.screenshot({ path: `${OUT}playground-${name}.png`, fullPage: name === 'laptop' });
+    await page.goto(`${server.url}/console/tokens`);
+    await page.getByRole('button', { name: 'acme' }).click();
+    const credits = page.getByRole('form', { name: 'Credits' });
+    await credits.getByLabel('Credits to add').fill('-100000');
+    await credits.getByRole('button', { name: 'Apply' }).click();
+    await credits.getByRole('alert').waitFor();
+    await credits.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${OUT}tokens-refused-${name}.png` });
     await context.close();
   }
 } finally {
