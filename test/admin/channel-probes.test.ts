@@ -129,20 +129,21 @@ describe('probe requests by channel type', () => {
   });
 });
 
+/** A server whose one channel, to the fake account without its `/v1`, is probed every 0.1 s. */
+function startProbing(channel: Record<string, unknown>): Promise<TestServer> {
+  return start({
+    channels: [{ ...channel, base_url: account.baseUrl.replace(/\/v1$/, ''), probe_interval_seconds: 0.1 }],
+  });
+}
+
 describe('probes of vendor and origin channels', () => {
   it('disables an origin channel whose key is refused and brings it back when the key is taken', async () => {
-    const server = await start({
-      channels: [
-        {
-          name: 'acedata',
-          capability: 'chat',
-          type: 'origin',
-          base_url: account.baseUrl.replace(/\/v1$/, ''),
-          api_key: 'ace-key',
-          models: ['chatmodel-*'],
-          probe_interval_seconds: 0.1,
-        },
-      ],
+    const server = await startProbing({
+      name: 'acedata',
+      capability: 'chat',
+      type: 'origin',
+      api_key: 'ace-key',
+      models: ['chatmodel-*'],
     });
     account.set('revoked');
     await until('acedata is disabled', async () => (await stateOf(server, 'acedata')) === 'auto_disabled');
@@ -154,17 +155,11 @@ describe('probes of vendor and origin channels', () => {
   });
 
   it("disables a Kling channel whose signed token is refused, from Kling's task list", async () => {
-    const server = await start({
-      channels: [
-        {
-          name: 'kling',
-          capability: 'clip',
-          type: 'kling',
-          base_url: account.baseUrl.replace(/\/v1$/, ''),
-          api_key: 'access:secret',
-          probe_interval_seconds: 0.1,
-        },
-      ],
+    const server = await startProbing({
+      name: 'kling',
+      capability: 'clip',
+      type: 'kling',
+      api_key: 'access:secret',
     });
     account.set('revoked');
     await until('kling is disabled', async () => (await stateOf(server, 'kling')) === 'auto_disabled');
