@@ -37,7 +37,9 @@ const VARIANTS = [2, 3, 4, 5, 6];
 export function makeOtherCard(options: OtherCardOptions): OtherCard {
   const random = seeded(hashOf('other print', options.seed));
   const person = options.person ?? fictionalPerson(options.seed);
-  const how = options.capture ?? (random() < 0.3 ? 'scan' : 'phone');
+  // Drawn whether or not it is given, so that giving it leaves the card as it was.
+  const drawn = random();
+  const how = options.capture ?? (drawn < 0.3 ? 'scan' : 'phone');
   const portrait = drawPortrait(person.portraitSeed, VARIANTS[Math.floor(random() * VARIANTS.length)]!);
   const { card, photo } = drawOtherCard(person, portrait, random, options);
   const shot = capture(card, how, random);

@@ -3,7 +3,7 @@
  * lines of print found in it, each cut out with a margin of the card around it.
  */
 import type { Canvas } from '../../canvas.js';
-import { LAYOUT, PORTRAIT_BOX, TEMPORARY_TITLE_BOX, type Box, type Field } from '../layout.js';
+import { CARD_WIDTH, LAYOUT, PORTRAIT_BOX, TEMPORARY_TITLE_BOX, type Box, type Field } from '../layout.js';
 import { placed, type Placement } from './anchor.js';
 import { cropOf, regionOf, tonesOf, type Ink, type Tones } from './raster.js';
 import { textLines, type TextLine } from './text-lines.js';
@@ -36,12 +36,16 @@ export function union(boxes: readonly Box[]): Box {
   return { x, y, width: right - x, height: bottom - y };
 }
 
-/** The most likely line of a one-line value: much ink, near the middle of where it should be. */
+/** Ink covering more of a band than this is a solid area (the clothes at a photo's foot), not print. */
+const SOLID = 0.65;
+
+/** The most likely line of a one-line value: much ink, near the middle of where it should be, and not solid. */
 function mainLine(lines: readonly TextLine[], region: Box): TextLine | undefined {
   const middle = region.height / 2;
   let best: TextLine | undefined;
   let bestScore = 0;
   for (const line of lines) {
+    if (line.mass > SOLID * line.width * line.height) continue;
     const offset = Math.abs(line.y + line.height / 2 - middle) / region.height;
     const score = line.mass * (1 - offset);
     if (score > bestScore) {
@@ -78,6 +82,9 @@ function cropsIn(card: Canvas, region: Box, count: number, scale: number, ink: I
   };
 }
 
+/** The number's search region ends this far short of the card's right edge. */
+const NUMBER_EDGE = 8;
+
 /** The search region of a field's value: its anchored box, taller by a margin, kept off the portrait. */
 function regionFor(field: Field, placement: Placement): Box {
   const box = placed(LAYOUT[field].valueBox, placement);
@@ -85,8 +92,10 @@ function regionFor(field: Field, placement: Placement): Box {
   const portrait = placed(PORTRAIT_BOX, placement);
   const x = box.x - 10 * placement.scale;
   let right = box.x + box.width + 10 * placement.scale;
-  // Values printed left of the portrait stop short of it.
+  // Values printed left of the portrait stop short of it; the number, below it, may run on to
+  // the card's edge (a printer's wider spacing).
   if (box.x < portrait.x && box.y < portrait.y + portrait.height) right = Math.min(right, portrait.x - 4);
+  else if (field === 'id_number') right = Math.max(right, CARD_WIDTH - NUMBER_EDGE);
   return { x, y: box.y - grow, width: right - x, height: box.height + 2 * grow };
 }
 
