@@ -6,36 +6,13 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Reading } from '../../src/engines/idcard/ocr/consensus.js';
 import { atlasFile, loadAtlas, saveAtlas } from '../../src/engines/idcard/ocr/glyph-atlas-cache.js';
 import { checkGlyphs } from '../../src/engines/idcard/ocr/glyph-check.js';
 import { glyphCells, inkMapOf } from '../../src/engines/idcard/ocr/glyph-cells.js';
-import type { LineCrop } from '../../src/engines/idcard/ocr/value-crops.js';
-import { CARD_FONTS, cardFont } from '../support/idcard-specimen/fonts.js';
-
-/** A line printed as on a card (36 px characters, black on white), cut out with a margin. */
-function printed(text: string, family: string): LineCrop {
-  const width = 40 * text.length + 24;
-  const canvas = createCanvas(width, 52);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, width, 52);
-  ctx.fillStyle = '#000';
-  ctx.font = `36px ${cardFont(family)}`;
-  ctx.letterSpacing = '3px';
-  ctx.textBaseline = 'middle';
-  ctx.fillText(text, 8, 26);
-  const rgba = ctx.getImageData(0, 0, width, 52).data;
-  const data = new Uint8Array(width * 52);
-  for (let i = 0; i < data.length; i++) data[i] = rgba[4 * i + 1]!;
-  return {
-    raster: { width, height: 52, data },
-    tones: { paper: 255, ink: 0 },
-    box: { x: 0, y: 0, width, height: 52 },
-  };
-}
+import { CARD_FONTS } from '../support/idcard-specimen/fonts.js';
+import { printedLine } from '../support/idcard-specimen/printed-line.js';
 
 // This file's atlas is rendered and saved here, not in the user's cache.
 // The variable is put back afterwards: later files in this process keep the usual cache.
@@ -53,7 +30,7 @@ const textOf = (line: Reading) => line.map((c) => c.char).join('');
 
 describe('checking characters against the print', () => {
   it('finds one cell per character, a character of parts side by side included', () => {
-    const crop = printed('川北路12号', CARD_FONTS[0]);
+    const crop = printedLine('川北路12号', CARD_FONTS[0]);
     const cells = glyphCells(inkMapOf(crop.raster, crop.tones), [...'川北路12号']);
     expect(cells).toHaveLength(6);
     const widths = cells!.map((c) => c.right - c.left);
@@ -69,19 +46,19 @@ describe('checking characters against the print', () => {
         ['于镭', '于鑫'],
         ['花赛镇', '花寨镇'],
       ] as const)
-        expect(textOf(checkGlyphs(reading(misread), printed(truth, family)))).toBe(truth);
+        expect(textOf(checkGlyphs(reading(misread), printedLine(truth, family)))).toBe(truth);
     });
 
   it('leaves a line read right as it is, spaces and digits included', () => {
     for (const text of ['王一兰', '云南省临沧市永德县南岗镇龙河村九组30号', '青海省海西蒙古族藏族自治州'])
-      expect(textOf(checkGlyphs(reading(text), printed(text, CARD_FONTS[0])))).toBe(text);
+      expect(textOf(checkGlyphs(reading(text), printedLine(text, CARD_FONTS[0])))).toBe(text);
     const spaced = [...reading('张三'), { char: ' ', weight: 50 }, ...reading('丰')];
-    expect(checkGlyphs(spaced, printed('张三丰', CARD_FONTS[0]))).toEqual(spaced);
+    expect(checkGlyphs(spaced, printedLine('张三丰', CARD_FONTS[0]))).toEqual(spaced);
   });
 
   it('keeps the reading when the print cannot be cut into its characters', () => {
     const line = reading('东风埠二十号');
-    expect(checkGlyphs(line, printed('东风巷', CARD_FONTS[0]))).toBe(line);
+    expect(checkGlyphs(line, printedLine('东风巷', CARD_FONTS[0]))).toBe(line);
   });
 });
 

@@ -5,7 +5,7 @@
  * condensed or spaced type, and the number in one of several Latin faces. The card is drawn at
  * its own resolution, 820 to 1280 pixels wide.
  */
-import { createCanvas, GlobalFonts, type Canvas as SkiaCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, type Canvas as SkiaCanvas } from '@napi-rs/canvas';
 import { pick, type Random } from '../../../src/engines/random.js';
 import type { Box } from '../../../src/engines/idcard/layout.js';
 import type { Canvas } from '../../../src/engines/canvas.js';
