@@ -15,7 +15,7 @@ import { MemoryLimiter, type Limiter } from './accounts/limiter.js';
 import { TaskRecords } from './tasks/records.js';
 import { TaskStore } from './tasks/store.js';
 import { Redis } from 'ioredis';
-import { SqliteQueue } from './tasks/sqlite-queue.js';
+import { MemoryQueue } from './tasks/memory-queue.js';
 import { BullmqQueue } from './tasks/bullmq-queue.js';
 import type { Queue } from './tasks/queue.js';
 import { MemoryTaskEvents, type TaskEvents } from './tasks/events.js';
@@ -119,12 +119,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     : undefined;
   const events = shared?.events ?? new MemoryTaskEvents();
   const queue =
-    shared?.queue ??
-    new SqliteQueue(db, {
-      leaseMs: config.tasks.lease_seconds * 1000,
-      pollMs: config.tasks.poll_ms,
-      onError: onError('task queue fault'),
-    });
+    shared?.queue ?? new MemoryQueue({ pollMs: config.tasks.poll_ms, onError: onError('task queue fault') });
   const metrics = new Metrics();
   const callbacks = new CallbackDeliveries(
     db,

@@ -162,15 +162,11 @@ export class TaskAdmin {
     const task = await this.task(id);
     if (isTerminal(task.state))
       throw new ServiceError('conflict', `the task ${id} has already ended (${task.state})`);
-    const jobs = controls.queue.inTaskDatabase;
     const finished = await controls.store.finish(
       id,
       'failed',
       { error: { code: 'cancelled', message: `cancelled by ${actor}` } },
-      async (trx) => {
-        await jobs?.complete(trx, id);
-        await audit(trx, actor, 'task.cancel', id);
-      },
+      (trx) => audit(trx, actor, 'task.cancel', id),
     );
     if (!finished) throw new ServiceError('conflict', `the task ${id} ended before it could be cancelled`);
     controls.abort(id);

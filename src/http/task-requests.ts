@@ -59,8 +59,7 @@ export async function answerTask(
   const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
   checkCallback(services, body.callback_url);
   const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
-  const jobs = services.queue.inTaskDatabase;
-  const { task, created } = await services.taskStore.submit({
+  const { task } = await services.taskStore.submit({
     operation,
     payer: token,
     traceId: request.id,
@@ -69,13 +68,11 @@ export async function answerTask(
     deadlineMs: deadlineOf(services, body),
     idempotencyKey,
     ...(request.originModel ? { asSent: { ...body, model: request.originModel.theirs } } : {}),
-    ...(jobs ? { within: (trx, row) => jobs.enqueue(trx, row.id, row.family) } : {}),
   });
   caller.taskId = task.id;
   // A replayed request re-enqueues a live task too: enqueueing is idempotent, and it rescues a
   // task whose first enqueue was lost.
-  if (created && jobs) jobs.announce(task.family);
-  else if (!isTerminal(task.state)) await services.queue.enqueue(task.id, task.family);
+  if (!isTerminal(task.state)) await services.queue.enqueue(task.id, task.family);
   // `caller.charged` stays 0: the row of the request that created the task was written with it,
   // and the task's end sets what it kept (accounts/usage.ts); a replay costs nothing.
 

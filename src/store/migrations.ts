@@ -4,6 +4,21 @@
  */
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
+/** The embedded queue's job table, from 0002 until 0014 moved its jobs into memory. */
+async function createJobTable(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('jobs')
+    .addColumn('task_id', 'text', (c) => c.primaryKey())
+    .addColumn('family', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('run_at', 'bigint', (c) => c.notNull())
+    .addColumn('lease_until', 'bigint')
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('jobs_due').on('jobs').columns(['family', 'state', 'run_at']).execute();
+}
+
 const migrations: Record<string, Migration> = {
   '0001_tokens_usage_tasks': {
     async up(db: Kysely<unknown>) {
@@ -89,17 +104,7 @@ const migrations: Record<string, Migration> = {
         .columns(['token_id', 'idempotency_key'])
         .unique()
         .execute();
-      await db.schema
-        .createTable('jobs')
-        .addColumn('task_id', 'text', (c) => c.primaryKey())
-        .addColumn('family', 'text', (c) => c.notNull())
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('run_at', 'bigint', (c) => c.notNull())
-        .addColumn('lease_until', 'bigint')
-        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .execute();
-      await db.schema.createIndex('jobs_due').on('jobs').columns(['family', 'state', 'run_at']).execute();
+      await createJobTable(db);
       await db.schema
         .createTable('deliveries')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -386,6 +391,21 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropIndex('tokens_live_name').execute();
+    },
+  },
+  // The embedded queue keeps its jobs in memory, the tasks table behind them: a task counts its
+  // own runs, and the job table goes. A task live when this runs is queued again at start.
+  '0014_tasks_count_runs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('tasks')
+        .addColumn('runs', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.dropTable('jobs').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await createJobTable(db);
+      await db.schema.alterTable('tasks').dropColumn('runs').execute();
     },
   },
 };

@@ -116,6 +116,8 @@ export interface TaskTable {
   callback_url: string | null;
   callback_state: string | null;
   callback_attempts: Generated<number>;
+  /** How many times a worker began it: a task whose runs kept dying is failed (tasks/runner.ts). */
+  runs: Generated<number>;
   callback_last_status: number | null;
   created_at: number;
   started_at: number | null;
@@ -139,17 +141,6 @@ export interface TaskTable {
   request_hash: string | null;
   /** reserved → settled | refunded, each move made once, with the terminal state. */
   credits_state: string | null;
-}
-
-export interface JobTable {
-  task_id: string;
-  family: string;
-  /** ready | leased */
-  state: string;
-  run_at: number;
-  lease_until: number | null;
-  attempts: Generated<number>;
-  created_at: number;
 }
 
 export interface DeliveryTable {
@@ -277,7 +268,6 @@ export interface Database {
   channel_states: ChannelStateTable;
   balance_alerts: BalanceAlertTable;
   tasks: TaskTable;
-  jobs: JobTable;
   deliveries: DeliveryTable;
   songs: SongTable;
   personas: PersonaTable;

@@ -4,11 +4,9 @@
  * job of a family, at most `concurrency` at a time; a job whose worker dies (its lease lapses)
  * is handed out again with a higher `attempt`.
  *
- * The embedded adapter keeps jobs in the database (`SqliteQueue`); a distributed adapter keeps
- * them in Redis. Callers do not know which.
+ * The embedded adapter keeps jobs in memory, the tasks table behind them (`MemoryQueue`); a
+ * distributed adapter keeps them in Redis. Callers do not know which.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../store/tables.js';
 
 export interface QueuedJob {
   taskId: string;
@@ -25,17 +23,6 @@ export interface Queue {
    */
   recover(): Promise<void>;
   enqueue(taskId: string, family: string): Promise<void>;
-  /**
-   * A queue whose jobs live in the task database (the embedded one) writes a new task's job in
-   * the transaction that creates the task, and deletes it in the one that ends the task: one
-   * commit each instead of two. `announce` wakes the consumers once the job's transaction
-   * committed. A queue elsewhere (Redis) has none of these: callers enqueue after the commit.
-   */
-  inTaskDatabase?: {
-    enqueue(trx: Kysely<Database>, taskId: string, family: string): Promise<void>;
-    announce(family: string): void;
-    complete(trx: Kysely<Database>, taskId: string): Promise<void>;
-  };
   consume(family: string, concurrency: number, handler: JobHandler): void;
   /** Stops taking jobs and waits for the running handlers. */
   close(): Promise<void>;

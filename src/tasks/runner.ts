@@ -78,13 +78,7 @@ export class TaskRunner {
     state: 'succeeded' | 'failed' | 'expired',
     outcome: Outcome,
   ): Promise<void> {
-    const jobs = this.queue.inTaskDatabase;
-    const finished = await this.store.finish(
-      task.id,
-      state,
-      outcome,
-      jobs && ((trx) => jobs.complete(trx, task.id)),
-    );
+    const finished = await this.store.finish(task.id, state, outcome);
     if (!finished) return;
     this.publish(finished);
     this.onFinished(finished);
@@ -95,7 +89,8 @@ export class TaskRunner {
     if (!task) return;
     this.publish(task);
     const deadline = Number(task.deadline_at);
-    if (queued.attempt > MAX_ATTEMPTS) {
+    // The queue's count of runs (Redis) or the row's own (embedded), whichever knows of more.
+    if (Math.max(queued.attempt, Number(task.runs)) > MAX_ATTEMPTS) {
       return this.finish(task, 'failed', {
         error: {
           code: 'api_error',

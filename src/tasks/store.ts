@@ -43,8 +43,6 @@ export interface Submission {
    * model the client sent. `body` is what the engine runs.
    */
   asSent?: Record<string, unknown>;
-  /** More writes of a new task, in the transaction that creates it (its queued job). */
-  within?: (trx: Kysely<Database>, task: TaskRow) => Promise<void>;
 }
 
 export interface Outcome {
@@ -174,6 +172,7 @@ export class TaskStore {
         callback_url: typeof body.callback_url === 'string' ? body.callback_url : null,
         callback_state: typeof body.callback_url === 'string' ? 'waiting' : null,
         callback_attempts: 0,
+        runs: 0,
         callback_last_status: null,
         created_at: now,
         started_at: null,
@@ -198,7 +197,6 @@ export class TaskStore {
         action: row.action,
         traceId: row.trace_id,
       });
-      await spec.within?.(trx, row);
       return { task: row, created: true };
     });
   }
@@ -209,7 +207,12 @@ export class TaskStore {
     return this.transactions.run((trx) =>
       trx
         .updateTable('tasks')
-        .set({ state: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
+        .set({
+          state: 'running',
+          started_at: sql`coalesce(started_at, ${now})`,
+          updated_at: now,
+          runs: sql`runs + 1`,
+        })
         .where('id', '=', id)
         .where('state', 'in', LIVE)
         .returningAll()
@@ -253,7 +256,7 @@ export class TaskStore {
     id: string,
     state: Exclude<TaskState, 'queued' | 'running'>,
     outcome: Outcome,
-    /** More writes of the move, in its transaction (the task's job ends). */
+    /** More writes of the move, in its transaction (an operator's cancel: its audit). */
     within?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<TaskRow | undefined> {
     return this.transactions.run(async (trx) => {

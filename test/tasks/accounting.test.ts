@@ -152,12 +152,13 @@ describe.each(BACKENDS)('%s', (backend) => {
     });
   });
 
-  // The database queue's leases are reachable from here; BullMQ's stalled jobs are tested by
+  // The embedded queue's record of a run is the task's row; BullMQ's stalled jobs are tested by
   // killing a real worker process (test/scale/multi-process.test.ts).
   if (backend === 'embedded')
     describe('dead workers', () => {
-      // Jobs left as a process that died while running them leaves them: leased, the lease lapsed.
-      async function orphan(prompt: string, attempts: number, secret: string) {
+      // A task as a process that died while running it leaves it: running, begun `runs` times,
+      // then queued again as the next process's start queues every live task.
+      async function orphan(prompt: string, runs: number, secret: string) {
         const token = await server.services.tokens.authenticate(`Bearer ${secret}`);
         const { task } = await server.services.taskStore.submit({
           operation: tuneAudios,
@@ -167,20 +168,8 @@ describe.each(BACKENDS)('%s', (backend) => {
           price: 10,
           deadlineMs: Date.now() + 60_000,
         });
-        await server.services.taskStore.begin(task.id);
-        const now = Date.now();
-        await server.services.db
-          .insertInto('jobs')
-          .values({
-            task_id: task.id,
-            family: 'tune',
-            state: 'leased',
-            run_at: now,
-            lease_until: now - 1,
-            attempts,
-            created_at: now,
-          })
-          .execute();
+        for (let run = 0; run < runs; run += 1) await server.services.taskStore.begin(task.id);
+        await server.services.queue.enqueue(task.id, task.family);
         return task.id;
       }
 
