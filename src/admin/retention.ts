@@ -11,13 +11,14 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
-import { DAY_MS, dayOf, rawParts, ROLLED_THROUGH, rolledThrough } from './usage-report.js';
+import { DAY_MS, dayOf, rawParts, ROLLED_THROUGH, rolledThrough, type Part } from './usage-report.js';
 import { TERMINAL } from '../tasks/states.js';
 
 /** Rows deleted per statement, so that a prune never holds the write lock for long. */
 const BATCH = 5000;
 /** A usage row is written this long at most after its time (its batch, a loaded node). */
 const SETTLE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 
 /**
  * Rolls usage up to a minute before `now`, computing again the days from `refreshDays` before
@@ -42,9 +43,14 @@ export async function rollUp(db: Db, refreshDays: number, now = Date.now()): Pro
   }
   const days: number[] = [];
   for (let day = start; day <= dayOf(cut); day += DAY_MS) days.push(day);
-  const parts = (
-    await Promise.all(days.map((day) => rawParts(db, { from: day, to: Math.min(day + DAY_MS, cut) })))
-  ).flat();
+  // An hour at a time, letting other work run between: SQLite answers a statement without
+  // yielding, and a month of rows read at once held the server for seconds.
+  const summed = new Map<string, Part>();
+  for (let from = start; from < cut; from += HOUR_MS) {
+    await rawParts(db, { from, to: Math.min(from + HOUR_MS, cut) }, summed);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const parts = [...summed.values()];
   const written = await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('markers')

@@ -58,7 +58,7 @@ export async function rolledThrough(db: Kysely<Database>): Promise<number> {
 
 export const dayOf = (ms: number) => ms - (ms % DAY_MS);
 
-interface Part {
+export interface Part {
   day: number;
   token_id: string;
   operation: string;
@@ -70,10 +70,14 @@ interface Part {
   latency: Histogram;
 }
 
-/** The raw rows in [from, to) per day, token, operation and model, with their histograms. */
+/**
+ * The raw rows in [from, to) per day, token, operation and model, with their histograms; added
+ * to the parts of `into` where given, so that a range read in pieces sums up as one.
+ */
 export async function rawParts(
   db: Kysely<Database>,
   range: { from: number; to?: number; tokenId?: string; operation?: string },
+  into = new Map<string, Part>(),
 ): Promise<Part[]> {
   let select = db
     .selectFrom('usage')
@@ -92,7 +96,7 @@ export async function rawParts(
   if (range.to !== undefined) select = select.where('created_at', '<', range.to);
   if (range.tokenId) select = select.where('token_id', '=', range.tokenId);
   if (range.operation) select = select.where('operation', 'in', pathsOf(range.operation));
-  const parts = new Map<string, Part>();
+  const parts = into;
   for (const row of await select.execute()) {
     const key = `${row.day}\u0000${row.token_id}\u0000${row.operation}\u0000${row.model}`;
     let part = parts.get(key);
