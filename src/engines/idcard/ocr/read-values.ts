@@ -40,11 +40,22 @@ const CHINESE_VIEWS: readonly ChineseView[] = [
 const SINGLE_VIEW: ChineseView = { psm: 7, scale: 0.7 };
 const DIGIT_VIEW: View = { scale: 1 };
 /**
- * The number is read in three views (sizes, and its print cut to black and white at the middle
+ * The number is read in four views (sizes, and its print cut to black and white at the middle
  * of its tones), and the views vote per character, weighted by the recogniser's confidence: a
  * digit one view is unsure of is settled by the others, and the number stays what is printed.
  */
-const NUMBER_VIEWS: readonly View[] = [DIGIT_VIEW, { scale: 0.75 }, { scale: 1.25, binarised: true }];
+const NUMBER_VIEWS: readonly View[] = [
+  DIGIT_VIEW,
+  { scale: 0.75 },
+  { scale: 1, binarised: true },
+  { scale: 1.25, binarised: true },
+];
+/**
+ * A view of the number read with a mean confidence below this is left out of the vote, when one
+ * above it exists: on a card stock whose pattern the grey views keep, the recogniser answers
+ * digits it does not see, at confidence near 0, while the black-and-white views read the print.
+ */
+const CONFIDENT = 50;
 /** The date's digits are read in two sizes, and with the Chinese reading of its line they vote. */
 const BIRTH_VIEWS: readonly View[] = [DIGIT_VIEW, { scale: 0.7 }];
 
@@ -145,10 +156,24 @@ export async function readValues(
   >;
   for (const field of ['name', 'address'] as const)
     lines[field] = lines[field].map((reading, line) => checkGlyphs(reading, crops[field].lines[line]!));
+  // A digit is trusted no more than the word it was read in: digits guessed from the stock's
+  // pattern come back sure of themselves each, in a word the recogniser gives near 0.
   const numberReadings = digits.tags.flatMap((tag, i) =>
-    tag === 'number' ? [readingOf(digitWords![i])] : [],
+    tag === 'number'
+      ? [
+          readingOf(
+            digitWords![i]?.map((w) => ({
+              ...w,
+              chars: w.chars.map((c) => ({ ...c, confidence: Math.min(c.confidence, w.confidence) })),
+            })),
+          ),
+        ]
+      : [],
   );
-  lines.id_number = numberReadings.length > 0 ? [consensus(numberReadings)] : [];
+  const meanWeight = (r: Reading) => r.reduce((sum, c) => sum + c.weight, 0) / Math.max(1, r.length);
+  const confident = numberReadings.filter((r) => r.length > 0 && meanWeight(r) >= CONFIDENT);
+  const voters = confident.length > 0 ? confident : numberReadings;
+  lines.id_number = voters.length > 0 ? [consensus(voters)] : [];
   const viewsOf = (field: Field): Reading[][] => {
     const perLine = crops[field].lines.map((_, line) => views.get(`${field} ${line}`) ?? []);
     const count = Math.max(0, ...perLine.map((readings) => readings.length));
