@@ -46,7 +46,7 @@ export interface NewToken {
   maxConcurrency?: number | null;
 }
 
-function hashOf(token: string): string {
+export function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -262,7 +262,12 @@ export class Tokens {
     if (!match) {
       throw new ServiceError('no_token', 'the Authorization header must carry "Bearer <token>"');
     }
-    const token = await this.byHash(hashOf(match[1] as string), now);
+    return this.authenticateHash(hashOf(match[1] as string), now);
+  }
+
+  /** The token with this hash (a console session keeps no more), checked as a bearer token is. */
+  async authenticateHash(hash: string, now = Date.now()): Promise<Token> {
+    const token = await this.byHash(hash, now);
     if (!token) throw new ServiceError('invalid_token', 'the token is unknown or has been revoked');
     if (token.disabledAt !== null) throw new ServiceError('invalid_token', 'the token is disabled');
     if (token.expiresAt !== null && token.expiresAt <= now) {

@@ -1,52 +1,47 @@
 /**
  * The console's sessions: an admin token, given once at sign-in, is exchanged for a random
  * session id carried by an HttpOnly, SameSite=Strict cookie, so that the page never keeps the
- * token. A session lives 8 hours in this process (behind several API nodes, the console's
- * address must reach the same one: see docs/console.md) and ends at sign-out. Each request made
- * with it is authenticated anew with the token, so a token revoked or disabled since sign-in is
- * refused at once.
+ * token. A session lives 8 hours in the database (`console_sessions`, so that any node, and the
+ * same node after a restart, knows it) and ends at sign-out. The row keeps the hash of the
+ * session id and the admin token's hash, never either secret. Each request made with it is
+ * authenticated anew by that hash, so a token revoked or disabled since sign-in is refused at once.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../store/database.js';
 
 export const SESSION_COOKIE = 'switchyard_console';
 export const SESSION_MS = 8 * 3600_000;
 
-interface Session {
-  bearer: string;
-  until: number;
-}
-
 const keyOf = (id: string) => createHash('sha256').update(id).digest('base64url');
 
 export class ConsoleSessions {
-  /** Keyed by the id's hash: the ids themselves live only in the browsers' cookies. */
-  private readonly sessions = new Map<string, Session>();
+  constructor(private readonly db: Db) {}
 
-  open(secret: string, now = Date.now()): { id: string; until: number } {
-    this.sweep(now);
+  /** Opens a session for the admin token with hash `tokenHash`; answers its id and end. */
+  async open(tokenHash: string, now = Date.now()): Promise<{ id: string; until: number }> {
+    await this.db.deleteFrom('console_sessions').where('expires_at', '<=', now).execute();
     const id = randomBytes(32).toString('base64url');
     const until = now + SESSION_MS;
-    this.sessions.set(keyOf(id), { bearer: `Bearer ${secret}`, until });
+    await this.db
+      .insertInto('console_sessions')
+      .values({ id_hash: keyOf(id), token_hash: tokenHash, expires_at: until })
+      .execute();
     return { id, until };
   }
 
-  /** The Authorization header a live session stands for. */
-  bearerOf(id: string, now = Date.now()): string | undefined {
-    const session = this.sessions.get(keyOf(id));
-    if (!session) return undefined;
-    if (session.until <= now) {
-      this.sessions.delete(keyOf(id));
-      return undefined;
-    }
-    return session.bearer;
+  /** The hash of the admin token a live session stands for. */
+  async tokenHashOf(id: string, now = Date.now()): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('console_sessions')
+      .select('token_hash')
+      .where('id_hash', '=', keyOf(id))
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row?.token_hash;
   }
 
-  close(id: string): void {
-    this.sessions.delete(keyOf(id));
-  }
-
-  private sweep(now: number): void {
-    for (const [key, session] of this.sessions) if (session.until <= now) this.sessions.delete(key);
+  async close(id: string): Promise<void> {
+    await this.db.deleteFrom('console_sessions').where('id_hash', '=', keyOf(id)).execute();
   }
 }
 

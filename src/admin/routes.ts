@@ -334,7 +334,11 @@ function check(schema: TSchema | undefined, value: unknown, prefix: string): voi
 
 /** The admin token behind a request, or the 401/403 that says why not. */
 export async function adminOf(tokens: Tokens, request: FastifyRequest): Promise<Token> {
-  const token = await tokens.authenticate(request.headers.authorization);
+  // A request with an Authorization header is judged by it alone; else by its console session.
+  const token =
+    request.headers.authorization === undefined && request.consoleToken !== null
+      ? await tokens.authenticateHash(request.consoleToken)
+      : await tokens.authenticate(request.headers.authorization);
   if (token.role !== 'admin')
     throw new ServiceError(
       'forbidden',

@@ -70,7 +70,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerOperations(app, services);
   registerOriginRoutes(app, services);
   registerMcp(app, services);
-  registerConsole(app, services.tokens, config.public_base_url);
+  registerConsole(app, services.tokens, services.db, config.public_base_url);
   registerAdmin(app, services.tokens, services.admin);
   registerAccount(app, services);
   registerFiles(app, services.blobs);

@@ -9,7 +9,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Tokens } from '../accounts/tokens.js';
+import { hashOf, type Tokens } from '../accounts/tokens.js';
+import type { Db } from '../store/database.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { ADMIN_BASE } from '../admin/routes.js';
 import {
@@ -80,8 +81,16 @@ function cookie(value: string, maxAgeS: number, secure: boolean): string {
 
 const sessionIdOf = (request: FastifyRequest) => cookieOf(request.headers.cookie, SESSION_COOKIE);
 
-export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase?: string): void {
-  const sessions = new ConsoleSessions();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The hash of the admin token behind the request's console session (admin/routes.ts). */
+    consoleToken: string | null;
+  }
+}
+
+export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, publicBase?: string): void {
+  const sessions = new ConsoleSessions(db);
+  app.decorateRequest('consoleToken', null);
   const files = builtFiles();
   const policy = securityPolicy(publicBase);
 
@@ -90,8 +99,8 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase
     if (request.url === `${ADMIN_BASE}/session`) return;
     const id = sessionIdOf(request);
     if (id === undefined) return;
-    const bearer = sessions.bearerOf(id);
-    if (bearer === undefined) {
+    const tokenHash = await sessions.tokenHashOf(id);
+    if (tokenHash === undefined) {
       throw new ServiceError('invalid_token', 'the console session has ended; sign in again');
     }
     if (request.method !== 'GET' && !sameOrigin(request.headers.origin, request.headers.host)) {
@@ -100,7 +109,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase
         'a change made with the console session must come from the console',
       );
     }
-    request.headers.authorization = bearer;
+    request.consoleToken = tokenHash;
   });
 
   app.post(`${ADMIN_BASE}/session`, async (request, reply) => {
@@ -116,7 +125,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase
     if (token.role !== 'admin') {
       throw new ServiceError('forbidden', 'this is a client token; the console takes an admin token');
     }
-    const { id, until } = sessions.open(secret);
+    const { id, until } = await sessions.open(hashOf(secret));
     reply.header('set-cookie', cookie(id, SESSION_MS / 1000, request.protocol === 'https'));
     return { name: token.name, expires_at: new Date(until).toISOString() };
   });
@@ -126,12 +135,16 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase
   // session ended is told why.
   app.get(`${ADMIN_BASE}/session`, async (request) => {
     const id = sessionIdOf(request);
-    const bearer = request.headers.authorization ?? (id === undefined ? undefined : sessions.bearerOf(id));
-    if (bearer === undefined) {
+    const bearer = request.headers.authorization;
+    const tokenHash = bearer === undefined && id !== undefined ? await sessions.tokenHashOf(id) : undefined;
+    if (bearer === undefined && tokenHash === undefined) {
       return { name: null, ended: id === undefined ? null : 'the console session has ended; sign in again' };
     }
     try {
-      const token = await tokens.authenticate(bearer);
+      const token =
+        bearer !== undefined
+          ? await tokens.authenticate(bearer)
+          : await tokens.authenticateHash(tokenHash as string);
       if (token.role !== 'admin') return { name: null, ended: 'the console takes an admin token' };
       return { name: token.name, ended: null };
     } catch (error) {
@@ -142,7 +155,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, publicBase
 
   app.delete(`${ADMIN_BASE}/session`, async (request, reply) => {
     const id = sessionIdOf(request);
-    if (id !== undefined) sessions.close(id);
+    if (id !== undefined) await sessions.close(id);
     reply.header('set-cookie', cookie('', 0, request.protocol === 'https'));
     return { signed_out: true };
   });

@@ -95,6 +95,13 @@ export interface ChannelStateTable {
   changed_at: number;
 }
 
+/** A console session: hashes only, of its cookie's id and of the admin token behind it. */
+export interface ConsoleSessionTable {
+  id_hash: string;
+  token_hash: string;
+  expires_at: number;
+}
+
 /** A token under the low-balance threshold whose alert was raised; removed when it rises again. */
 export interface BalanceAlertTable {
   token_id: string;
@@ -266,6 +273,7 @@ export interface Database {
   markers: MarkerTable;
   audit: AuditTable;
   channel_states: ChannelStateTable;
+  console_sessions: ConsoleSessionTable;
   balance_alerts: BalanceAlertTable;
   tasks: TaskTable;
   deliveries: DeliveryTable;

@@ -4,7 +4,9 @@
  * revocation ending it, and the console's files served with their security policy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer, type TestServer } from '../support/server.js';
 
 const BASE = '/admin/api/v1';
@@ -142,6 +144,37 @@ describe('console sessions', () => {
     expect((await call('GET', `${BASE}/overview`, { cookie: second })).body.error).toMatchObject({
       message: 'the token is unknown or has been revoked',
     });
+  });
+
+  it('keeps a session across a restart and on another node of the same database, holding no secret', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchyard-sessions-'));
+    const url = `sqlite:${join(dir, 'switchyard.db')}`;
+    const first = await startServer({ 'database.url': url });
+    let second: TestServer | undefined;
+    try {
+      const token = await first.token({ name: 'night-ops', role: 'admin' });
+      const answer = await fetch(`${first.url}${BASE}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: first.url },
+        body: JSON.stringify({ token }),
+      });
+      const session = (answer.headers.get('set-cookie') ?? '').split(';')[0] as string;
+      const id = session.split('=')[1] as string;
+      // The database holds hashes only: neither the cookie's id nor the admin token.
+      const rows = await first.services.db.selectFrom('console_sessions').selectAll().execute();
+      expect(rows).toHaveLength(1);
+      expect(JSON.stringify(rows)).not.toContain(id);
+      expect(JSON.stringify(rows)).not.toContain(token);
+      await first.close();
+      second = await startServer({ 'database.url': url });
+      const who = await fetch(`${second.url}${BASE}/session`, { headers: { cookie: session } });
+      expect(await who.json()).toEqual({ name: 'night-ops', ended: null });
+      const tokens = await fetch(`${second.url}${BASE}/tokens`, { headers: { cookie: session } });
+      expect(tokens.status).toBe(200);
+    } finally {
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("serves the console's page for each of its paths, with a policy that keeps every request on this server, and its hashed files cached for good", async () => {
