@@ -63,8 +63,10 @@ async function writeOnPostgres(trx: Kysely<Database>, batch: readonly Op[]): Pro
 }
 
 export function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): BatchWriter {
-  const lock = sqlite.prepare<[string], { credits: number }>(
-    'update tokens set credits = credits where id = ? and credits is not null returning credits',
+  // The batch runs as BEGIN IMMEDIATE, which takes the database's write lock before anything is
+  // read: a plain read of a balance is then as good as a lock of its row, and writes nothing.
+  const balanceOf = sqlite.prepare<[string], { credits: number }>(
+    'select credits from tokens where id = ? and credits is not null',
   );
   const endHold = sqlite.prepare<[string], { trace_id: string }>(
     'delete from holds where trace_id = ? returning trace_id',
@@ -80,7 +82,7 @@ export function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): BatchWrit
   const write = sqlite.transaction((batch: readonly Op[]): BatchWrites => {
     const balances = new Map<string, number>();
     for (const id of touchedTokens(batch)) {
-      const row = lock.get(id);
+      const row = balanceOf.get(id);
       if (row) balances.set(id, Number(row.credits));
     }
     const ended = new Set<string>();
@@ -92,5 +94,5 @@ export function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): BatchWrit
     return writes;
   });
   // The connection Kysely lends is the one connection: no Kysely transaction is open meanwhile.
-  return (batch) => db.connection().execute(async () => write(batch));
+  return (batch) => db.connection().execute(async () => write.immediate(batch));
 }
