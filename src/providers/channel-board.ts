@@ -57,6 +57,9 @@ class CallRing {
     return { ok, times };
   }
 }
+/** How much longer a cooldown must grow before the other nodes are told again. */
+const SHARE_STEP_MS = 1000;
+
 const LOCAL_TYPES = new Set(['local-llm', 'local-index']);
 /** Families whose engine runs here when no channel serves them (chat has no such engine). */
 const LOCAL_ENGINES = FAMILIES.filter((f) => f !== 'chat' && f !== 'serp');
@@ -149,9 +152,12 @@ export class ChannelBoard {
     ring.add(now, ok, ms);
   }
 
-  cooled(id: string, until: number): void {
+  cooled(id: string, until: number, now = Date.now()): void {
+    const before = this.coolUntil.get(id) ?? 0;
     this.coolUntil.set(id, until);
-    this.onCooled(id, until);
+    // Calls that keep failing while it cools would otherwise each write the shared state and
+    // make every node read it again: only a cooldown that starts, or grows by a second, is told.
+    if (before <= now || until > before + SHARE_STEP_MS) this.onCooled(id, until);
   }
 
   /** Cooldowns that any node wrote (admin/channels.ts): the longer of theirs and this node's holds. */
