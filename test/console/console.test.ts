@@ -133,8 +133,12 @@ describe('the console in a browser', () => {
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
       await page.waitForLoadState('networkidle');
       if (id !== 'overview') {
-        const focused = await page.evaluate('document.activeElement.id');
-        expect(focused, `${id}: focus moves to the heading`).toBe('page-title');
+        // The console moves focus in an effect after the page is drawn: asked until it has.
+        await expect
+          .poll(() => page.evaluate('document.activeElement.id'), {
+            message: `${id}: focus moves to the heading`,
+          })
+          .toBe('page-title');
       }
       expect(await accessibilityViolations(page), id).toEqual([]);
       expectClean(laptop);
@@ -340,6 +344,9 @@ describe('the console in a browser', () => {
     await other.page.getByLabel('Admin token').fill(await server.token({ name: 'ops-2', role: 'admin' }));
     await other.page.getByRole('button', { name: 'Sign in' }).click();
     await other.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // The heading comes before the page's data: a read still under way when the token goes would
+    // return the page to sign-in before the navigation below could be clicked.
+    await other.page.waitForLoadState('networkidle');
     await fetch(`${server.url}/admin/api/v1/tokens/ops-2`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${admin}` },
