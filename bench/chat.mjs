@@ -25,7 +25,7 @@ import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { chatGatewaySetup } from './chat-gateway.mjs';
-import { freePort, machine, saveReport } from './common.mjs';
+import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -293,22 +293,6 @@ async function cannon(target, mode, seconds) {
     connections,
     duration: seconds,
   });
-}
-
-const clockTicks = await run('getconf', ['CLK_TCK']).then(
-  ({ stdout }) => Number(stdout) || 100,
-  () => 100,
-);
-
-/** CPU seconds (user + system) a process has used so far, from /proc; null where there is none. */
-function cpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3, state
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks; // fields 14 and 15
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -1,5 +1,7 @@
-// What every benchmark shares: the machine it ran on, a free port, and where results go.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// What every benchmark shares: the machine it ran on, a free port, a process's CPU time, and
+// where results go.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 
@@ -18,6 +20,24 @@ export async function freePort() {
   const { port } = probe.address();
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+let clockTicks;
+
+/** CPU seconds (user + system) a process has used so far, from /proc; null where there is none. */
+export function cpuSeconds(pid) {
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    clockTicks = 100;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3, state
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks; // fields 14 and 15
+  } catch {
+    return null;
+  }
 }
 
 /** Writes bench/results/NAME.json. */

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort, machine, saveReport } from './common.mjs';
+import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, callbacks: { type: 'string', default: '5000' } },
@@ -33,6 +33,17 @@ const { url, token } = JSON.parse(
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 const waitBody = JSON.stringify({ action: 'generate', prompt: 'an instant song' });
 
+/**
+ * The server's CPU time per item since `before` (autocannon, the receiver and the server share
+ * the cores: throughput moves with what else runs, CPU per item much less).
+ */
+function perItem(before, items) {
+  const after = cpuSeconds(child.pid);
+  return before === null || after === null || items === 0
+    ? null
+    : Math.round(((after - before) * 1e6) / items);
+}
+
 const rows = [];
 await autocannon({
   url: `${url}/tune/audios`,
@@ -43,6 +54,7 @@ await autocannon({
   duration: 2,
 });
 for (const connections of [1, 8, 64]) {
+  const cpuBefore = cpuSeconds(child.pid);
   const result = await autocannon({
     url: `${url}/tune/audios`,
     method: 'POST',
@@ -58,6 +70,7 @@ for (const connections of [1, 8, 64]) {
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    server_cpu_us_per_task: perItem(cpuBefore, result.requests.total),
   });
 }
 
@@ -84,6 +97,7 @@ const callbackBody = JSON.stringify({
   callback_url: callbackUrl,
 });
 firstAt = performance.now();
+const cpuBeforeCallbacks = cpuSeconds(child.pid);
 await autocannon({
   url: `${url}/tune/audios`,
   method: 'POST',
@@ -97,6 +111,8 @@ const callbacks = {
   submitted: callbackCount,
   delivered: received,
   per_second: Math.round(received / ((lastAt - firstAt) / 1000)),
+  // The whole life of each: submission, run, terminal move, delivery.
+  server_cpu_us_per_callback: perItem(cpuBeforeCallbacks, received),
 };
 receiver.close();
 
@@ -116,12 +132,19 @@ const report = {
 console.log(
   `machine: ${report.machine.cpus} × ${report.machine.cpu}, node ${report.machine.node}; embedded store`,
 );
-console.log('clients   tasks/s   p50 ms   p99 ms   failures   (submission to terminal, waiting)');
+console.log(
+  'clients   tasks/s   p50 ms   p99 ms   failures   cpu µs/task   (submission to terminal, waiting)',
+);
 for (const r of rows) {
-  const cells = [r.clients, r.tasks_per_second, r.p50_ms, r.p99_ms, r.failures].map(String);
-  const widths = [7, 10, 9, 9, 11];
+  const cells = [r.clients, r.tasks_per_second, r.p50_ms, r.p99_ms, r.failures, r.server_cpu_us_per_task].map(
+    String,
+  );
+  const widths = [7, 10, 9, 9, 11, 14];
   console.log(cells.map((c, i) => c.padStart(widths[i])).join(''));
 }
-console.log(`callbacks: ${callbacks.delivered}/${callbacks.submitted} delivered, ${callbacks.per_second}/s`);
+console.log(
+  `callbacks: ${callbacks.delivered}/${callbacks.submitted} delivered, ${callbacks.per_second}/s, ` +
+    `server cpu ${callbacks.server_cpu_us_per_callback} µs each`,
+);
 console.log(`server memory at the end: ${report.server_rss_mib} MiB`);
 saveReport('tasks', report);
