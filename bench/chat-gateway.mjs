@@ -2,24 +2,25 @@
 // `switchyard serve` from a dist/ with one chat channel to a loopback upstream, and a token made
 // by that dist's CLI, checked to have the credits asked for.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
 /**
- * Writes `dir`/switchyard.yaml (JSON is YAML): `port` on loopback, data in `dir`, warnings only,
- * the channel to `upstreamUrl` serving `model`, and `extra` sections. Then `cli token create`
- * with `credits` (unlimited when undefined). Answers the file, the token as the CLI printed it,
- * and the environment to run `cli` in (without the caller's SWITCHYARD_* variables).
+ * Writes `dir`/switchyard.yaml (JSON is YAML): `port` on loopback, data in `dir`, the channel to
+ * `upstreamUrl` serving `model`, and `extra` sections; the log at its default level (a line per
+ * request), as users run it. Then `cli token create` with `credits` (unlimited when undefined).
+ * Answers the file, the token as the CLI printed it, the environment to run `cli` in (without the
+ * caller's SWITCHYARD_* variables) and `logTo`: a file descriptor for the server's standard
+ * output, a file in `dir` (a pipe nobody reads would fill and stall the server).
  */
 export async function chatGatewaySetup({ cli, dir, port, upstreamUrl, model, name, credits, extra = {} }) {
   const config = {
     port,
     host: '127.0.0.1',
     data_dir: join(dir, 'data'),
-    log: { level: 'warn' },
     ...extra,
     channels: [
       {
@@ -53,5 +54,5 @@ export async function chatGatewaySetup({ cli, dir, port, upstreamUrl, model, nam
   const token = JSON.parse(stdout);
   if (token.credits !== (credits === undefined ? 'unlimited' : Number(credits)))
     throw new Error(`the bench token does not have the credits asked for: ${stdout}`);
-  return { file, token, env };
+  return { file, token, env, logTo: openSync(join(dir, 'server.log'), 'a') };
 }

@@ -7,13 +7,13 @@
 // A tree is a checkout with its own build (`git worktree add /tmp/before REV`, then
 // `npx tsc -p tsconfig.build.json` there); --cpu-prof writes each tree's server profile under DIR.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { chatGatewaySetup } from './chat-gateway.mjs';
-import { freePort, machine, saveReport } from './common.mjs';
+import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -40,17 +40,11 @@ const { base_url: upstreamUrl } = await new Promise((done) =>
   upstream.stdout.once('data', (line) => done(JSON.parse(String(line)))),
 );
 
-/** The process's user and system CPU time so far, in clock ticks (100 a second). */
-function ticks(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 async function startGateway(tree, index) {
   const dir = mkdtempSync(join(tmpdir(), 'chat-trees-'));
   const port = await freePort();
   const cli = join(tree, 'dist/cli/main.js');
-  const { file, token, env } = await chatGatewaySetup({
+  const { file, token, env, logTo } = await chatGatewaySetup({
     cli,
     dir,
     port,
@@ -65,7 +59,7 @@ async function startGateway(tree, index) {
     : [];
   const child = spawn(process.execPath, [...profile, cli, 'serve', '--config', file], {
     env,
-    stdio: 'inherit',
+    stdio: ['ignore', logTo, 'inherit'],
   });
   for (let tries = 0; ; tries += 1) {
     try {
@@ -95,12 +89,12 @@ for (let round = 1; round <= rounds; round += 1) {
         }),
       };
       await autocannon({ ...options, duration: 2 });
-      const before = ticks(child.pid);
+      const before = cpuSeconds(child.pid);
       const result = await autocannon({ ...options, duration });
       const failures = result.non2xx + result.errors + result.timeouts;
       const sample = {
         rps: Math.round(result.requests.average),
-        cpu_us: Math.round(((ticks(child.pid) - before) * 10_000) / result.requests.total),
+        cpu_us: Math.round(((cpuSeconds(child.pid) - before) * 1e6) / result.requests.total),
         failures,
       };
       const key = `${index} ${mode}`;

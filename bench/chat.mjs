@@ -142,6 +142,7 @@ async function startSwitchyard(upstream, name, credits) {
     file,
     token: created,
     env,
+    logTo,
   } = await chatGatewaySetup({
     cli,
     dir,
@@ -158,7 +159,10 @@ async function startSwitchyard(upstream, name, credits) {
   const profile = values['cpu-prof']
     ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], name)}`]
     : [];
-  const child = startChild([...profile, cli, 'serve', '--config', file], { env });
+  const child = startChild([...profile, cli, 'serve', '--config', file], {
+    env,
+    stdio: ['ignore', logTo, 'pipe'],
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilUp(`${url}/readyz`, child, name);
   return {

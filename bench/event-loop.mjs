@@ -109,7 +109,7 @@ async function startServer(tree, upstream) {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-loop-'));
   temporary.push(dir);
   const port = await freePort();
-  const { file, token, env } = await chatGatewaySetup({
+  const { file, token, env, logTo } = await chatGatewaySetup({
     cli,
     dir,
     port,
@@ -119,7 +119,10 @@ async function startServer(tree, upstream) {
     credits: CREDITS,
   });
   const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-  const child = startChild([...profile, cli, 'serve', '--config', file], { env });
+  const child = startChild([...profile, cli, 'serve', '--config', file], {
+    env,
+    stdio: ['ignore', logTo, 'pipe'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 30_000;
   for (;;) {

@@ -43,7 +43,7 @@ const { base_url: upstreamUrl } = JSON.parse(
 );
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-memory-'));
 const port = await freePort();
-const { file, token, env } = await chatGatewaySetup({
+const { file, token, env, logTo } = await chatGatewaySetup({
   cli,
   dir,
   port,
@@ -54,7 +54,10 @@ const { file, token, env } = await chatGatewaySetup({
   // Tokens made without --rate and --concurrency: no rate or concurrency limit.
   extra: { tokens: { default_rate_per_second: null, default_concurrency: null } },
 });
-const server = spawn(process.execPath, [cli, 'serve', '--config', file], { env, stdio: 'ignore' });
+const server = spawn(process.execPath, [cli, 'serve', '--config', file], {
+  env,
+  stdio: ['ignore', logTo, 'ignore'],
+});
 const base = `http://127.0.0.1:${port}`;
 for (let up = false; !up; await sleep(100)) {
   up = await request(`${base}/readyz`).then(

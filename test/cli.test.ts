@@ -96,12 +96,18 @@ describe('switchyard token', () => {
 });
 
 describe('switchyard serve', () => {
-  it('serves on the given port and stops cleanly on SIGTERM', async () => {
+  it('serves on the given port, stops cleanly on SIGTERM, and has written every log line by then', async () => {
     const token = JSON.parse(
       await cli('token', 'create', '--config', config, '--name', 'serve', '--json'),
     ) as { token: string };
     const port = await freePort();
-    const child = spawn(BIN, ['serve', '--config', config, '--port', String(port)], { stdio: 'pipe' });
+    // The default level, a line per request: written in blocks, and the last block at exit.
+    const child = spawn(BIN, ['serve', '--config', config, '--port', String(port)], {
+      stdio: 'pipe',
+      env: { ...process.env, SWITCHYARD_LOG__LEVEL: 'info' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     const exited = new Promise<number | null>((r) => child.once('exit', r));
     try {
       let ready = false;
@@ -123,6 +129,12 @@ describe('switchyard serve', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+    const answered = stdout
+      .split('\n')
+      .filter((line) => line.includes('"answered"'))
+      .map((line) => JSON.parse(line) as { operation: string; status: number });
+    expect(answered).toContainEqual(expect.objectContaining({ operation: '/tune/tasks', status: 200 }));
+    expect(stdout).not.toContain(token.token);
   });
 });
 

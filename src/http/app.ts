@@ -34,10 +34,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // Only JSON bodies: anything else is answered 415 rather than parsed as text.
   app.removeContentTypeParser(['text/plain']);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Both hooks run for every request: callbacks, so that neither costs a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-trace-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const operation = request.routeOptions.url ?? 'unmatched';
     services.metrics.observe(operation, reply.statusCode, reply.elapsedTime / 1000);
     const caller = request.caller;
@@ -50,7 +52,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       },
       'answered',
     );
-    if (!caller) return;
+    if (!caller) return done();
     const body = (request.body ?? {}) as Record<string, unknown>;
     services.usage.record({
       tokenId: caller.token.id,
@@ -64,6 +66,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       errorCode: caller.errorCode ?? null,
       taskId: caller.taskId ?? null,
     });
+    done();
   });
 
   registerErrorHandling(app, config.limits.body_bytes);

@@ -94,9 +94,8 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
   const files = builtFiles();
   const policy = securityPolicy(publicBase);
 
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith(`${ADMIN_BASE}/`) || request.headers.authorization !== undefined) return;
-    if (request.url === `${ADMIN_BASE}/session`) return;
+  /** The admin token behind the request's session cookie, when it has one that still holds. */
+  const signedIn = async (request: FastifyRequest) => {
     const id = sessionIdOf(request);
     if (id === undefined) return;
     const tokenHash = await sessions.tokenHashOf(id);
@@ -110,6 +109,16 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
       );
     }
     request.consoleToken = tokenHash;
+  };
+  // Every request passes here, almost all of them not the console's: those go on at once, without
+  // a promise of their own.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const consoles =
+      request.url.startsWith(`${ADMIN_BASE}/`) &&
+      request.headers.authorization === undefined &&
+      request.url !== `${ADMIN_BASE}/session`;
+    if (!consoles) return done();
+    signedIn(request).then(() => done(), done);
   });
 
   app.post(`${ADMIN_BASE}/session`, async (request, reply) => {
