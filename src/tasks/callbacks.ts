@@ -8,12 +8,12 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import { Webhook } from 'standardwebhooks';
 import type { Db } from '../store/database.js';
 import { transactionsOf } from '../store/group-commit.js';
 import type { Database, DeliveryTable } from '../store/tables.js';
 import type { OutboundGuard } from '../net/guard.js';
 import { Pump } from './pump.js';
+import { webhookSignature } from './webhook-signature.js';
 
 type Delivery = Selectable<DeliveryTable>;
 
@@ -153,8 +153,8 @@ export class CallbackDeliveries {
   }
 
   private async send(delivery: Delivery, secret: string): Promise<Attempt> {
-    const timestamp = new Date();
-    const signature = new Webhook(secret).sign(delivery.id, timestamp, delivery.body);
+    const seconds = Math.floor(Date.now() / 1000);
+    const signature = webhookSignature(secret, delivery.id, seconds, delivery.body);
     try {
       const response = await this.guard.request(delivery.url, {
         method: 'POST',
@@ -162,7 +162,7 @@ export class CallbackDeliveries {
           'content-type': 'application/json',
           'user-agent': 'Switchyard-Webhooks/1',
           'webhook-id': delivery.id,
-          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-timestamp': String(seconds),
           'webhook-signature': signature,
         },
         body: delivery.body,
