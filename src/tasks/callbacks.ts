@@ -16,6 +16,8 @@ import { Pump } from './pump.js';
 import { webhookSignature } from './webhook-signature.js';
 
 type Delivery = Selectable<DeliveryTable>;
+/** A claimed delivery with the signing secret of its token (undefined: an alert, or the token is gone). */
+type Claimed = Delivery & { secret: string | undefined };
 
 export interface NewDelivery {
   /** Also the `webhook-id` header. */
@@ -70,7 +72,7 @@ interface Attempt {
 const jitter = () => 0.8 + Math.random() * 0.4;
 
 export class CallbackDeliveries {
-  private readonly pump: Pump<Delivery>;
+  private readonly pump: Pump<Claimed>;
 
   constructor(
     private readonly db: Db,
@@ -101,7 +103,7 @@ export class CallbackDeliveries {
     return this.pump.close();
   }
 
-  private async claim(max: number): Promise<Delivery[]> {
+  private async claim(max: number): Promise<Claimed[]> {
     const now = Date.now();
     // Written as a CASE, which no index can serve: as an OR of two ranges, SQLite read the whole
     // backlog through the (state, next_at) index to check it instead of finding the claimed ids.
@@ -134,22 +136,26 @@ export class CallbackDeliveries {
       .select('id')
       .limit(max);
     // Checked again on the updated row, so that workers on several nodes never claim one delivery twice.
-    return this.db
+    const claimed = await this.db
       .updateTable('deliveries')
       .set({ state: 'sending', lease_until: now + this.options.timeoutMs * 2 })
       .where('id', 'in', due)
       .where(isDue)
       .returningAll()
       .execute();
+    const secrets = await this.secretsOf(claimed.filter((d) => d.kind === 'callback').map((d) => d.token_id));
+    return claimed.map((delivery) => ({ ...delivery, secret: secrets.get(delivery.token_id) }));
   }
 
-  private async secretOf(tokenId: string): Promise<string | undefined> {
-    const row = await this.db
+  /** The signing secrets of `tokenIds`, in one read for a whole claim. */
+  private async secretsOf(tokenIds: string[]): Promise<Map<string, string>> {
+    if (tokenIds.length === 0) return new Map();
+    const rows = await this.db
       .selectFrom('tokens')
-      .select('webhook_secret')
-      .where('id', '=', tokenId)
-      .executeTakeFirst();
-    return row?.webhook_secret;
+      .select(['id', 'webhook_secret'])
+      .where('id', 'in', [...new Set(tokenIds)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.webhook_secret]));
   }
 
   private async send(delivery: Delivery, secret: string): Promise<Attempt> {
@@ -175,9 +181,9 @@ export class CallbackDeliveries {
     }
   }
 
-  private async deliver(delivery: Delivery): Promise<void> {
+  private async deliver(delivery: Claimed): Promise<void> {
     const alert = delivery.kind === 'alert';
-    const secret = alert ? this.options.alerts?.secret : await this.secretOf(delivery.token_id);
+    const secret = alert ? this.options.alerts?.secret : delivery.secret;
     const attempt: Attempt = secret
       ? await this.send(delivery, secret)
       : { status: null, error: alert ? 'no alerts.webhook_secret' : 'the token is gone' };
