@@ -16,8 +16,13 @@ import type { LineCrop } from './value-crops.js';
  * wrong (a character split or joined with its neighbour) than the character misread.
  */
 const SURE = 0.85;
-/** How much better another character must match the print to replace the one read. */
+/** How much better another character must match the print to replace the one read… */
 const MARGIN = 0.06;
+/**
+ * …and how well at least: below SURE, since a printer's faux bold or condensed type leaves its
+ * characters short of the atlas's shapes (雯 read as 要 matches 雯 at 0.83 and 要 at 0.57).
+ */
+const LIKELY = 0.8;
 /** Strokes (一, 丨) have a box too thin for a grid to tell anything by. */
 const FLATTEST = 3;
 
@@ -43,7 +48,7 @@ export function checkGlyphs(reading: Reading, crop: LineCrop): Reading {
     const ownScore = Math.max(...own.map((t) => likeness(grid, t.grid)));
     if (ownScore >= SURE) return;
     let best: GlyphTemplate | undefined;
-    let bestScore = Math.max(SURE, ownScore + MARGIN);
+    let bestScore = Math.max(LIKELY, ownScore + MARGIN);
     for (const template of atlas) {
       const score = likeness(grid, template.grid);
       if (score > bestScore) {

@@ -82,6 +82,19 @@ function birthOf(digitViews: readonly Reading[][], chinese: string): string {
   return agreed ?? read[0] ?? '';
 }
 
+/**
+ * 男 or 女 from the consensus of the views; where that reads as neither (the views of a lone
+ * character mostly come back empty or as a mark), the one that more of the views read.
+ */
+function sexOf(agreed: string, views: readonly Reading[][]): string {
+  const sex = cleanSex(agreed);
+  if (sex) return sex;
+  const read = views.map((view) => cleanSex(textOf(view[0] ?? []))).filter(Boolean);
+  const male = read.filter((s) => s === '男').length;
+  const female = read.length - male;
+  return male === female ? '' : male > female ? '男' : '女';
+}
+
 async function readRectified(
   photo: Canvas,
   card: Canvas,
@@ -106,7 +119,7 @@ async function readRectified(
   const one = (field: Field) => textOf(lines[field][0] ?? []);
 
   fields.name = cleanName(one('name'));
-  fields.sex = cleanSex(one('sex'));
+  fields.sex = sexOf(one('sex'), reads.views.sex);
   const nation = nationOf(one('nation'), reads.crops.nation.lines[0]);
   fields.nation = nation?.nation ?? '';
   fields.birth = birthOf(reads.birthGroups, one('birth'));

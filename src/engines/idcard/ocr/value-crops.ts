@@ -56,11 +56,46 @@ function mainLine(lines: readonly TextLine[], region: Box): TextLine | undefined
   return best;
 }
 
-/** The lines of print in `box` (card coordinates), at most `count`, cut out for recognition. */
-function cropsIn(card: Canvas, region: Box, count: number, scale: number, ink: Ink): ValueCrops {
-  const raster = regionOf(card, region, ink);
-  const tones = tonesOf(raster);
-  const found = textLines(raster, tones, TEXT_HEIGHT * scale);
+/**
+ * Dark runs along a row longer than this many line heights are no print of a value (a
+ * character's longest stroke is about one): the clothes at the foot of a photo printed over the
+ * number's line.
+ */
+const LONGEST_STROKE = 1.5;
+
+/** The raster with every row's dark runs longer than `longest` turned to paper. */
+function withoutSolids(raster: GreyRaster, tones: Tones, longest: number): GreyRaster {
+  const threshold = (tones.paper + tones.ink) / 2;
+  const { width, height } = raster;
+  const data = Uint8Array.from(raster.data);
+  for (let y = 0; y < height; y++) {
+    let start = 0;
+    for (let x = 0; x <= width; x++) {
+      if (x < width && data[y * width + x]! < threshold) continue;
+      if (x - start > longest) data.fill(tones.paper, y * width + start, y * width + x);
+      start = x + 1;
+    }
+  }
+  return { width, height, data };
+}
+
+/** The widest gap within a line of the address, in line heights. */
+const ADDRESS_GAP = 1;
+
+/** The lines of print in `region` (card coordinates), at most `count`, cut out for recognition. */
+function cropsIn(
+  card: Canvas,
+  region: Box,
+  count: number,
+  scale: number,
+  ink: Ink,
+  solids = false,
+  widestGap?: number,
+): ValueCrops {
+  const grey = regionOf(card, region, ink);
+  const tones = tonesOf(grey);
+  const raster = solids ? withoutSolids(grey, tones, LONGEST_STROKE * TEXT_HEIGHT * scale) : grey;
+  const found = textLines(raster, tones, TEXT_HEIGHT * scale, widestGap);
   const lines =
     count === 1 ? [mainLine(found, region)].filter((l) => l !== undefined) : found.slice(0, count);
   const margin = Math.round(6 * scale);
@@ -99,8 +134,33 @@ function regionFor(field: Field, placement: Placement): Box {
   return { x, y: box.y - grow, width: right - x, height: box.height + 2 * grow };
 }
 
+/**
+ * The value's crops. The number, whose print runs into the side of its region (a printer that
+ * shifted it, cutting its first digit into another), is cut again from a region widened on that
+ * side by a character or so: its label lies further off than that, and is not black.
+ */
 export function valueCrops(card: Canvas, field: Field, placement: Placement): ValueCrops {
-  return cropsIn(card, regionFor(field, placement), LAYOUT[field].lines, placement.scale, 'black');
+  const { lines: count } = LAYOUT[field];
+  const { scale } = placement;
+  const number = field === 'id_number';
+  const region = regionFor(field, placement);
+  // The address is set without spaces: a gap of a character ends its line (beyond it, the
+  // corner of a photo printed close beside it).
+  const gap = field === 'address' ? ADDRESS_GAP : undefined;
+  const crops = cropsIn(card, region, count, scale, 'black', number, gap);
+  const line = crops.lines[0];
+  if (!number || !line) return crops;
+  const grow = TEXT_HEIGHT * scale;
+  const margin = Math.round(6 * scale);
+  const left = line.box.x + margin <= region.x + 1 && region.x > 0 ? grow : 0;
+  const right =
+    line.box.x + line.box.width - margin >= region.x + region.width - 1 &&
+    region.x + region.width < card.width
+      ? grow
+      : 0;
+  if (left === 0 && right === 0) return crops;
+  const wider = { ...region, x: region.x - left, width: region.width + left + right };
+  return cropsIn(card, wider, count, scale, 'black', number);
 }
 
 /** The place of the temporary card's title, read in any colour of print. */

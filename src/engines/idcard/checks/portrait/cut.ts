@@ -7,7 +7,7 @@
  */
 import { canvasOf, type Canvas } from '../../../canvas.js';
 import { PORTRAIT_BOX, type Box } from '../../layout.js';
-import { photoBounds, type Expected } from './bounds.js';
+import { photoBounds, type Bounds, type Expected } from './bounds.js';
 import { FACE_MIDDLE, facePlace, type FacePlace } from './face-place.js';
 import { findHead } from './head.js';
 import { looksLikeHead } from './presence.js';
@@ -32,6 +32,8 @@ const CENTRED = 0.05;
  */
 function aroundFace(card: Canvas, face: FacePlace): Box {
   const first = photoBounds(card, { box: face.box, ...FACE_SEARCH });
+  const fromHeight = first.heightMeasured && !first.widthMeasured ? byHeight(card, face, first) : null;
+  if (fromHeight) return fromHeight;
   const toLeft = face.x - first.x;
   const toRight = first.x + first.width - face.x;
   const half = Math.min(toLeft, toRight);
@@ -46,6 +48,24 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
     height: Math.round(height),
   };
   return photoBounds(card, { box, ...SCALED_SEARCH });
+}
+
+/**
+ * A photo whose top and bottom were found but not both its sides (its backdrop as light as the
+ * stock, or its side at the card's edge): as wide as its proportions make it, placed by the side
+ * edge found that leaves the face in the middle, or around the face where no side edge stood
+ * out. Null when side edges stood out but none leaves the face in the middle: then the height
+ * is not to be trusted either (a top edge found in the stock's pattern).
+ */
+function byHeight(card: Canvas, face: FacePlace, found: Bounds): Box | null {
+  const width = Math.min(card.width, Math.round((found.height * PORTRAIT_BOX.width) / PORTRAIT_BOX.height));
+  const offCentre = (x: number) => Math.abs(x + width / 2 - face.x);
+  const bySide = [found.x, found.x + found.width - width]
+    .filter((x) => offCentre(x) <= CENTRED * width)
+    .sort((a, b) => offCentre(a) - offCentre(b))[0];
+  const x = found.sideEdges === 0 ? Math.round(face.x - width / 2) : bySide;
+  if (x === undefined) return null;
+  return { x: Math.max(0, Math.min(card.width - width, x)), y: found.y, width, height: found.height };
 }
 
 /** How far the face's place may be from the standard layout's for the photo to count as in its place. */
