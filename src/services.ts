@@ -100,8 +100,8 @@ const TOKEN_CHANGES_MS = 500;
 
 /**
  * Standard output takes the log in blocks of at least this many bytes, or whatever gathered within
- * `LOG_FLUSH_MS`: a write for every line (a line per request) cost a twentieth of the server's
- * time under load. The lines still pending are written when the process exits; SIGKILL loses at
+ * `LOG_FLUSH_MS`, rather than a write for every line: the log, a line per request, took about 5 %
+ * of the server's time under load. The lines still pending are written when the process exits; SIGKILL loses at
  * most the last `LOG_FLUSH_MS` of them (requests stay recorded in the database).
  */
 const LOG_BLOCK_BYTES = 4096;
