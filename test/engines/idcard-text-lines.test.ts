@@ -31,7 +31,11 @@ const line = (x: number, y: number, count: number, gap = 8) =>
 describe('text lines', () => {
   it('cuts three touching lines apart', () => {
     // Each line's bottom row touches the next line's top: no blank row between them.
-    const raster = page(500, 160, [...line(10, 10, 8), ...line(10, 10 + HEIGHT, 8), ...line(10, 10 + 2 * HEIGHT, 4)]);
+    const raster = page(500, 160, [
+      ...line(10, 10, 8),
+      ...line(10, 10 + HEIGHT, 8),
+      ...line(10, 10 + 2 * HEIGHT, 4),
+    ]);
     const lines = textLines(raster, { paper: PAPER, ink: INK }, HEIGHT);
     expect(lines).toHaveLength(3);
     for (const l of lines) expect(l.height).toBeLessThanOrEqual(1.6 * HEIGHT);
