@@ -95,8 +95,6 @@ export interface Bounds extends Box {
   /** Whether the width and the height were each measured by both their edges, rather than implied. */
   widthMeasured: boolean;
   heightMeasured: boolean;
-  /** How many of the left and right edges stood out, whether or not they agreed. */
-  sideEdges: number;
 }
 
 /** The photo's rectangle on `card`, by its four edges. */
@@ -185,6 +183,5 @@ export function photoBounds(card: Canvas, expected: Expected = STANDARD): Bounds
     height: Math.min(card.height, bottom0) - y,
     widthMeasured: across !== undefined,
     heightMeasured: down !== undefined,
-    sideEdges: (left.at === null ? 0 : 1) + (right.at === null ? 0 : 1),
   };
 }

@@ -53,17 +53,16 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
 /**
  * A photo whose top and bottom were found but not both its sides (its backdrop as light as the
  * stock, or its side at the card's edge): as wide as its proportions make it, placed by the side
- * edge found that leaves the face in the middle, or around the face where no side edge stood
- * out. Null when side edges stood out but none leaves the face in the middle: then the height
- * is not to be trusted either (a top edge found in the stock's pattern).
+ * edge found that leaves the face in the middle. Null when none does: then the height is not to
+ * be trusted either (a top edge found in the stock's pattern). Placing it around the face where
+ * no side edge stood out cut photos too wide on cards the rule was not worked out on.
  */
 function byHeight(card: Canvas, face: FacePlace, found: Bounds): Box | null {
   const width = Math.min(card.width, Math.round((found.height * PORTRAIT_BOX.width) / PORTRAIT_BOX.height));
   const offCentre = (x: number) => Math.abs(x + width / 2 - face.x);
-  const bySide = [found.x, found.x + found.width - width]
-    .filter((x) => offCentre(x) <= CENTRED * width)
+  const x = [found.x, found.x + found.width - width]
+    .filter((left) => offCentre(left) <= CENTRED * width)
     .sort((a, b) => offCentre(a) - offCentre(b))[0];
-  const x = found.sideEdges === 0 ? Math.round(face.x - width / 2) : bySide;
   if (x === undefined) return null;
   return { x: Math.max(0, Math.min(card.width - width, x)), y: found.y, width, height: found.height };
 }
