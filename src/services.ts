@@ -101,8 +101,8 @@ const TOKEN_CHANGES_MS = 500;
 /**
  * Standard output takes the log in blocks of at least this many bytes, or whatever gathered within
  * `LOG_FLUSH_MS`, rather than a write for every line: the log, a line per request, took about 5 %
- * of the server's time under load. The lines still pending are written when the process exits; SIGKILL loses at
- * most the last `LOG_FLUSH_MS` of them (requests stay recorded in the database).
+ * of the server's time under load. The lines still pending are written when the process exits;
+ * SIGKILL loses at most the last `LOG_FLUSH_MS` of them (requests stay recorded in the database).
  */
 const LOG_BLOCK_BYTES = 4096;
 const LOG_FLUSH_MS = 100;
