@@ -4,8 +4,9 @@
  * network and timeouts without a status, the upstream's refusals with theirs). Messages name the
  * channel and never its key, even when an upstream echoes the key back.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { UpstreamFailure } from './router.js';
+import { UpstreamBody } from './upstream-body.js';
 
 export interface UpstreamChannel {
   name: string;
@@ -25,22 +26,11 @@ const PRECISE_BELOW_MS = 2000;
 /** One pool of keep-alive connections for all upstream channels. */
 const upstreams: Dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
 
-/**
- * A time limit for an answer to begin. undici's own timeouts tick coarsely (around a second),
- * too coarse for short channel timeouts; this one is exact and is lifted once the answer's
- * headers are in (a stream then runs as long as its chunks keep coming).
- */
-function headerDeadline(signal: AbortSignal, ms: number): { signal: AbortSignal; arrived(): void } {
-  // One controller for both causes: AbortSignal.any costs more than this on every request.
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const handle = setTimeout(() => controller.abort(new Error(`no answer within ${ms} ms`)), ms);
-  return {
-    signal: controller.signal,
-    // The client's abort is still forwarded after this: it cancels a stream being read.
-    arrived: () => clearTimeout(handle),
-  };
+/** An upstream's answer: its status and headers, and its body still to be read. */
+export interface UpstreamAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: UpstreamBody;
 }
 
 /** `message` with the channel's key blanked out. */
@@ -48,10 +38,7 @@ function redacted(channel: UpstreamChannel, message: string): string {
   return channel.api_key ? message.split(channel.api_key).join('***') : message;
 }
 
-async function failureOf(
-  channel: UpstreamChannel,
-  response: Dispatcher.ResponseData,
-): Promise<UpstreamFailure> {
+async function failureOf(channel: UpstreamChannel, response: UpstreamAnswer): Promise<UpstreamFailure> {
   const text = await response.body.text().catch(() => '');
   let message = text.slice(0, 300) || `HTTP ${response.statusCode}`;
   try {
@@ -86,31 +73,94 @@ export async function callUpstream(
   url: string,
   call: UpstreamCall,
   signal: AbortSignal,
-): Promise<Dispatcher.ResponseData> {
-  const timeout = channel.timeout_seconds * 1000;
-  // undici's own header timeout ticks by the second: exact enough for long limits, not short ones.
-  const deadline = timeout < PRECISE_BELOW_MS ? headerDeadline(signal, timeout) : undefined;
-  let response: Dispatcher.ResponseData;
-  try {
-    response = await request(url, {
-      ...call,
-      dispatcher: upstreams,
-      signal: deadline?.signal ?? signal,
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const late = (deadline?.signal.aborted === true && !signal.aborted) || code === 'UND_ERR_HEADERS_TIMEOUT';
-    const reason = late
-      ? `no answer within ${channel.timeout_seconds} s`
-      : (code ?? (error as Error).message);
-    throw new UpstreamFailure(redacted(channel, `${channel.name} unreachable (${reason})`));
-  } finally {
-    deadline?.arrived();
-  }
+): Promise<UpstreamAnswer> {
+  const response = await dispatch(channel, url, call, signal);
   if (response.statusCode >= 400) throw await failureOf(channel, response);
   return response;
+}
+
+/**
+ * The call through undici's dispatcher, its answer resolved once the headers are in. The client's
+ * abort cancels the call at any point, a stream being read included. undici's own header timeout
+ * ticks by the second: exact enough for long limits; short ones are kept by a timer of ours.
+ */
+function dispatch(
+  channel: UpstreamChannel,
+  url: string,
+  call: UpstreamCall,
+  signal: AbortSignal,
+): Promise<UpstreamAnswer> {
+  const timeout = channel.timeout_seconds * 1000;
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let body: UpstreamBody | undefined;
+    let late = false;
+    // Until the call is on a connection there is nothing to abort: the reason waits for it.
+    let abandoned: Error | undefined;
+    const unreachable = (error: Error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason =
+        late || code === 'UND_ERR_HEADERS_TIMEOUT'
+          ? `no answer within ${channel.timeout_seconds} s`
+          : (code ?? error.message);
+      reject(new UpstreamFailure(redacted(channel, `${channel.name} unreachable (${reason})`)));
+    };
+    const abandon = (reason: Error) => {
+      abandoned ??= reason;
+      if (controller) controller.abort(reason);
+      else unreachable(reason);
+    };
+    const onAbort = () => abandon(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    const timer =
+      timeout < PRECISE_BELOW_MS
+        ? setTimeout(() => {
+            late = true;
+            abandon(new Error(`no answer within ${timeout} ms`));
+          }, timeout)
+        : undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    signal.addEventListener('abort', onAbort);
+    const { origin, pathname, search } = new URL(url);
+    upstreams.dispatch(
+      {
+        origin,
+        path: pathname + search,
+        method: call.method,
+        headers: call.headers,
+        body: call.body,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      },
+      {
+        onRequestStart(started) {
+          controller = started;
+          if (abandoned) started.abort(abandoned);
+        },
+        onResponseStart(started, statusCode, headers) {
+          // The deadline is for the answer to begin: a stream then runs as long as its chunks come.
+          clearTimeout(timer);
+          body = new UpstreamBody(started);
+          resolve({ statusCode, headers, body });
+        },
+        onResponseData(_, chunk) {
+          body?.push(chunk);
+        },
+        onResponseEnd() {
+          finish();
+          body?.end();
+        },
+        onResponseError(_, error) {
+          finish();
+          if (body) body.fail(error);
+          else unreachable(error);
+        },
+      },
+    );
+  });
 }
 
 /** POSTs `body` as JSON, with the channel's key (when it has one) as a bearer token. */
@@ -119,7 +169,7 @@ export function postJson(
   url: string,
   body: unknown,
   signal: AbortSignal,
-): Promise<Dispatcher.ResponseData> {
+): Promise<UpstreamAnswer> {
   return callUpstream(
     channel,
     url,
@@ -136,7 +186,7 @@ export function postJson(
 }
 
 /** The answer's body as JSON; a body that is not JSON is worth trying elsewhere (no status). */
-export async function jsonOf(channel: UpstreamChannel, response: Dispatcher.ResponseData): Promise<unknown> {
+export async function jsonOf(channel: UpstreamChannel, response: UpstreamAnswer): Promise<unknown> {
   try {
     return await response.body.json();
   } catch (error) {

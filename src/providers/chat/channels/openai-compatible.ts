@@ -3,9 +3,8 @@
  * on the way up (`model_map`) and back on the way down, so clients only ever see the name they
  * asked for. Streams always ask the upstream for usage, so that tokens can be charged.
  */
-import type { Dispatcher } from 'undici';
 import { UpstreamFailure } from '../../router.js';
-import { jsonOf, postJson } from '../../upstream.js';
+import { jsonOf, postJson, type UpstreamAnswer } from '../../upstream.js';
 import { sseData } from './sse.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from '../types.js';
 
@@ -24,7 +23,7 @@ export class OpenAiCompatible implements ChatBackend {
     this.url = `${(channel.base_url ?? '').replace(/\/+$/, '')}/chat/completions`;
   }
 
-  private send(body: ChatRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  private send(body: ChatRequest, signal: AbortSignal): Promise<UpstreamAnswer> {
     const model = this.channel.model_map[body.model] ?? body.model;
     return postJson(this.channel, this.url, { ...body, model }, signal);
   }
@@ -43,7 +42,7 @@ export class OpenAiCompatible implements ChatBackend {
     let done = false;
     try {
       for await (const data of sseData(response.body)) {
-        // Read on to the body's end: leaving the loop early makes the stream build an AbortError.
+        // Read on to the body's end: leaving early would abort the connection, lost to the pool.
         if (done || (done = data === '[DONE]')) continue;
         const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
         if (chunk.error)
@@ -56,8 +55,8 @@ export class OpenAiCompatible implements ChatBackend {
       if (error instanceof UpstreamFailure) throw error;
       throw new UpstreamFailure(`${this.channel.name} stream broke (${(error as Error).message})`);
     } finally {
-      // A reader that stopped early (the client left) must not leave the connection held.
-      if (!done && !response.body.destroyed) response.body.destroy();
+      // A reader that stopped early (the client left) must not leave the upstream generating.
+      if (!done) response.body.destroy();
     }
     if (!done) throw new UpstreamFailure(`${this.channel.name} ended the stream without [DONE]`);
   }
