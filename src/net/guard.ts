@@ -5,7 +5,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
 
 /** Why an outbound URL was refused; callers turn it into an error naming their field. */
@@ -112,24 +112,23 @@ export class OutboundGuard {
     // One time limit for the whole request: a chain of slow redirects cannot stretch it.
     const deadline = Date.now() + (spec.timeoutMs ?? this.options.timeoutMs);
     for (let hop = 0; ; hop += 1) {
-      const response = await this.send(url, method, spec.headers, body, Math.max(1, deadline - Date.now()));
+      const response = await this.send(url, {
+        method,
+        headers: spec.headers,
+        body,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        maxBytes: spec.maxBytes ?? Number.POSITIVE_INFINITY,
+      });
       const location = response.headers.location;
-      if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
-        return {
-          status: response.statusCode,
-          headers: response.headers,
-          body: await this.read(response, spec.maxBytes),
-          url: url.href,
-        };
-      }
-      await response.body.dump();
+      if (!REDIRECTS.has(response.status) || typeof location !== 'string')
+        return { ...response, url: url.href };
       if (hop >= this.options.maxRedirects) {
         throw new OutboundRefused(`followed ${this.options.maxRedirects} redirects without an answer`);
       }
       url = this.check(new URL(location, url).href);
       if (
-        response.statusCode === 303 ||
-        ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
       ) {
         method = 'GET';
         body = undefined;
@@ -137,57 +136,100 @@ export class OutboundGuard {
     }
   }
 
-  private async send(
-    url: URL,
-    method: string,
-    headers?: Record<string, string>,
-    body?: string | Buffer,
-    timeoutMs = this.options.timeoutMs,
-  ) {
+  private async send(url: URL, exchange: Exchange): Promise<Omit<OutboundResponse, 'url'>> {
     try {
-      return await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        dispatcher: this.dispatcher,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      return await exchangeOnce(this.dispatcher, url, exchange);
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       if (error instanceof OutboundRefused) throw error;
       if (cause instanceof OutboundRefused) throw cause;
-      if ((error as Error).name === 'TimeoutError') {
-        throw new OutboundRefused(`did not answer within ${timeoutMs} ms`);
-      }
       throw new OutboundRefused(
         `could not be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
     }
   }
 
-  private async read(
-    response: Dispatcher.ResponseData,
-    maxBytes = Number.POSITIVE_INFINITY,
-  ): Promise<Buffer> {
-    const declared = Number(response.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body.dump();
-      throw new ResponseTooLarge(`is larger than ${maxBytes} bytes`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        response.body.destroy();
-        throw new ResponseTooLarge(`is larger than ${maxBytes} bytes`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks);
-  }
-
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+interface Exchange {
+  method: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/**
+ * One request and its answer, the body gathered whole up to `maxBytes`, through undici's
+ * dispatcher: its `request` wraps every answer in a Node stream, and a time limit needs an
+ * AbortSignal, which together cost more than the exchange itself for the few bytes most calls get
+ * back (a webhook's receiver answers with next to nothing).
+ */
+function exchangeOnce(
+  dispatcher: Dispatcher,
+  url: URL,
+  { method, headers, body, timeoutMs, maxBytes }: Exchange,
+): Promise<Omit<OutboundResponse, 'url'>> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let failure: Error | undefined;
+    let status = 0;
+    let answerHeaders: OutboundResponse['headers'] = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // The first failure is the answer; the exchange is then cut off (once it has a connection).
+    const fail = (error: Error) => {
+      if (failure) return;
+      failure = error;
+      clearTimeout(timer);
+      reject(error);
+      controller?.abort(error);
+    };
+    const timer = setTimeout(
+      () => fail(new OutboundRefused(`did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    dispatcher.dispatch(
+      {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+      },
+      {
+        onRequestStart(started) {
+          controller = started;
+          if (failure) started.abort(failure);
+        },
+        onResponseStart(_, statusCode, responseHeaders) {
+          status = statusCode;
+          answerHeaders = responseHeaders;
+          const declared = Number(responseHeaders['content-length']);
+          if (Number.isFinite(declared) && declared > maxBytes)
+            fail(new ResponseTooLarge(`is larger than ${maxBytes} bytes`));
+        },
+        onResponseData(_, chunk) {
+          size += chunk.length;
+          if (size > maxBytes) fail(new ResponseTooLarge(`is larger than ${maxBytes} bytes`));
+          else chunks.push(chunk);
+        },
+        onResponseEnd() {
+          clearTimeout(timer);
+          if (failure) return;
+          resolve({
+            status,
+            headers: answerHeaders,
+            body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+          });
+        },
+        onResponseError(_, error) {
+          fail(error);
+        },
+      },
+    );
+  });
 }

@@ -52,6 +52,13 @@ beforeAll(async () => {
       res.writeHead(302, { location: target }).end();
     } else if (req.url === '/big') {
       res.writeHead(200).end(Buffer.alloc(2 * 1024 * 1024));
+    } else if (req.url === '/big-unsized') {
+      // Chunked: no content-length to refuse it by, so the cap must count what arrives.
+      res.writeHead(200);
+      for (let i = 0; i < 32; i += 1) res.write(Buffer.alloc(64 * 1024));
+      res.end();
+    } else if (req.url === '/slow') {
+      setTimeout(() => res.writeHead(200).end('late'), 3000);
     } else {
       res.writeHead(200, { connection: 'close' }).end('fine');
     }
@@ -159,6 +166,20 @@ describe('outbound guard', () => {
       .request(`http://127.0.0.1:${port}/big`, { maxBytes: 1024 * 1024 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLarge);
+    const unsized = await guard
+      .request(`http://127.0.0.1:${port}/big-unsized`, { maxBytes: 1024 * 1024 })
+      .catch((e: unknown) => e);
+    expect(unsized).toBeInstanceOf(ResponseTooLarge);
+    const within = await guard.request(`http://127.0.0.1:${port}/big-unsized`, { maxBytes: 4 * 1024 * 1024 });
+    expect(within.body.length).toBe(2 * 1024 * 1024);
+  });
+
+  it('gives up on an answer that does not come in time', async () => {
+    const started = performance.now();
+    expect(await refusal(guard.request(`http://127.0.0.1:${port}/slow`, { timeoutMs: 300 }))).toBe(
+      'did not answer within 300 ms',
+    );
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('reaches private addresses only when the operator allows them', async () => {
