@@ -8,7 +8,7 @@
  * `/metrics` (`unsent` here when no webhook is configured, `delivered` or `failed` when its
  * delivery ends).
  */
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
 import type { Metrics } from '../http/metrics.js';
@@ -43,7 +43,7 @@ export class Alerts {
       const body = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
       await queueDelivery(
         this.db,
-        { id: `alert_${randomUUID()}`, kind: 'alert', taskId: '', tokenId: '', url, body },
+        { id: `alert_${timeOrderedUuid(now)}`, kind: 'alert', taskId: '', tokenId: '', url, body },
         now,
       );
       this.wake();

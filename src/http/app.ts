@@ -3,7 +3,7 @@
  * search index's kept files, health, metrics and OpenAPI. Every response carries `x-trace-id`; logs
  * carry the same id and never a token or a request body.
  */
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { registerErrorHandling } from './errors.js';
@@ -26,7 +26,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     // Fastify's own request lines would carry headers; ours (onResponse) carry only what an
     // operator needs to find a request, never a token or a body.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'trace_id' }),
-    genReqId: () => randomUUID(),
+    genReqId: () => timeOrderedUuid(),
     bodyLimit: config.limits.body_bytes,
     exposeHeadRoutes: false,
     return503OnClosing: true,

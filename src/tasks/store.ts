@@ -5,7 +5,8 @@
  * the usage row keeps and queues the callback in the same transaction, so two workers can never
  * both finish, charge, refund or call back one task.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import { queueDelivery } from './callbacks.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../store/database.js';
@@ -158,7 +159,7 @@ export class TaskStore {
       const now = Date.now();
       const body = spec.body;
       const row: TaskRow = {
-        id: randomUUID(),
+        id: timeOrderedUuid(now),
         token_id: spec.payer.id,
         family: spec.operation.family,
         operation: spec.operation.path,
@@ -316,7 +317,7 @@ export async function queueCallback(
   await queueDelivery(
     trx,
     {
-      id: `msg_${randomUUID()}`,
+      id: `msg_${timeOrderedUuid()}`,
       kind: 'callback',
       taskId: task.id,
       tokenId: task.token_id,

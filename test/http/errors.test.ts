@@ -134,12 +134,12 @@ describe('error statuses', () => {
     }
   });
 
-  it('x-trace-id on every response, a fresh UUID each time', async () => {
+  it('x-trace-id on every response, a fresh time-ordered UUID (version 7) each time', async () => {
     const seen = new Set<string>();
     for (const path of ['/healthz', '/openapi.json', '/nowhere', '/files/none.png']) {
       const response = await fetch(`${server.url}${path}`);
       const id = response.headers.get('x-trace-id') ?? '';
-      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       seen.add(id);
     }
     expect(seen.size).toBe(4);
