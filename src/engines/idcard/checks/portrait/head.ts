@@ -1,9 +1,11 @@
 /**
  * The first step of comparing ID photos: find the head against the photo's plain background and
  * bring the photo to one frame. The background is modelled from the photo's top band and side
- * strips (where no head or shoulders reach, see backdrop.ts); every pixel is then divided by the
- * background's brightness there, which takes out exposure, dim light and the tint of the card the
- * photo was printed on. The head is anchored at its crown and its middle, which a photographer
+ * strips (where no head or shoulders reach, see backdrop.ts); each channel of every pixel is then
+ * divided by the background's in that channel there (a white balance on the backdrop), which takes
+ * out exposure, dim light, a camera's colour cast and the tint of the card the photo was printed
+ * on: under any of them, skin and hair keep their colour relative to the backdrop behind them. The
+ * head is anchored at its crown and its middle, which a photographer
  * keeps within a few pixels; the ID-photo standard fixes the scale.
  */
 import type { Canvas } from '../../../canvas.js';
@@ -18,7 +20,7 @@ export const PHOTO_WIDTH = 155;
 export const PHOTO_HEIGHT = 200;
 
 export interface Head {
-  /** Red, green and blue over the background's brightness there (1 ≈ background). */
+  /** Red, green and blue, each over the background's in that channel there (1 ≈ background). */
   rgb: [Plane, Plane, Plane];
   grey: Plane;
   /** 1 where a pixel differs from the background: hair, face, clothes. */
@@ -77,7 +79,7 @@ export function findHead(photo: Canvas): Head | null {
       let difference = 0;
       for (let c = 0; c < 3; c++) {
         const value = planes[c]!.data[i]!;
-        rgb[c]!.data[i] = value / white;
+        rgb[c]!.data[i] = value / Math.max(backdrop[c]!, 1);
         difference = Math.max(difference, Math.abs(value - backdrop[c]!) / white);
       }
       grey.data[i] = 0.299 * rgb[0].data[i]! + 0.587 * rgb[1].data[i]! + 0.114 * rgb[2].data[i]!;

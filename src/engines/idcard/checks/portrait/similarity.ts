@@ -1,7 +1,7 @@
 /**
  * Portrait similarity, 0–100, 70 the decision threshold: the steps a face-comparison pipeline
  * takes, without a learned model. Each photo's head is found against its plain background and
- * its brightness equalised (findHead); the second head is registered onto the first (shift, roll,
+ * its colours balanced on that background (findHead); the second head is registered onto the first (shift, roll,
  * scale); then five distances are measured: the gradient structure of the face (HOG), the
  * outline (silhouette), where the hair is (hairline and style), and the tones of skin and hair.
  * A logistic function of those distances, fitted on photos of the same and of different persons,

@@ -1,7 +1,8 @@
 /**
  * The colours that stay with a person from photo to photo: the skin of the cheeks and the hair
  * of the crown, each the median of its region (robust to the nose line, a brow or a stray
- * highlight), measured against the background's brightness so that exposure drops out.
+ * highlight), measured against the background in each channel so that exposure and a colour
+ * cast drop out.
  */
 import { quantile } from '../planes.js';
 import type { Head } from './head.js';
