@@ -2,8 +2,8 @@
  * Registration of one head onto another: photos of one person differ by a few pixels of framing,
  * a few degrees of roll and a few per cent of scale, so before comparing, the second head's
  * window is moved, turned and scaled to fit the first as well as it can. A coarse search over
- * shifts, then a descent over all four parameters; the fit is the outline (silhouette) plus the
- * gradient structure (HOG), which both survive blur, noise and print.
+ * shifts and scales, then a descent over all four parameters; the fit is the outline (silhouette)
+ * plus the gradient structure (HOG), which both survive blur, noise and print.
  */
 import type { Head } from './head.js';
 import { descriptorDistance, shapeOf, UPRIGHT, type Gradients, type Pose, type Shape } from './shape.js';
@@ -17,12 +17,17 @@ export interface Described {
   gradients: Gradients;
 }
 
-/** The coarse search tries shifts up to this many working pixels, every other pixel. */
+/** The coarse search tries shifts up to this many working pixels, every other pixel… */
 const COARSE_SHIFT = 4;
+/**
+ * …at each of these scales: a photo cut a few per cent too small or too large on a card makes its
+ * head that much larger or smaller, more than a descent from scale 1 reliably finds its way across.
+ */
+const COARSE_SCALES = [0.9, 1, 1.1];
 /** The descent's step per parameter (pixels, radians, scale factor)… */
 const STEPS: Pose = { dx: 1, dy: 1, angle: 0.02, scale: 0.025 };
 /** …and how far it may go: beyond, two photos are not of one framing. */
-const LIMITS: Pose = { dx: 8, dy: 8, angle: 0.1, scale: 0.1 };
+const LIMITS: Pose = { dx: 8, dy: 8, angle: 0.1, scale: 0.15 };
 /** Descent rounds at most. */
 const ROUNDS = 12;
 
@@ -44,9 +49,10 @@ export function register(fixed: Shape, moving: Described): { pose: Pose; shape: 
     }
     return false;
   };
-  for (let dy = -COARSE_SHIFT; dy <= COARSE_SHIFT; dy += 2)
-    for (let dx = -COARSE_SHIFT; dx <= COARSE_SHIFT; dx += 2)
-      if (dx !== 0 || dy !== 0) consider({ ...UPRIGHT, dx, dy });
+  for (const scale of COARSE_SCALES)
+    for (let dy = -COARSE_SHIFT; dy <= COARSE_SHIFT; dy += 2)
+      for (let dx = -COARSE_SHIFT; dx <= COARSE_SHIFT; dx += 2)
+        if (dx !== 0 || dy !== 0 || scale !== 1) consider({ ...UPRIGHT, dx, dy, scale });
   const keys = Object.keys(STEPS) as (keyof Pose)[];
   for (let round = 0; round < ROUNDS; round++) {
     let moved = false;
