@@ -47,6 +47,10 @@ const STANDARD: Expected = {
 /** A photo's height over its width keeps the box's to within this share. */
 const PROPORTION_TOLERANCE = 0.06;
 
+/** Whether `found` has the photo's proportions, those of `box`. */
+export const inProportion = (found: Box, box: Box = PORTRAIT_BOX) =>
+  Math.abs((found.height * box.width) / (found.width * box.height) - 1) <= PROPORTION_TOLERANCE;
+
 /** The card's own edge, which a rectification may leave a few pixels of, is no edge of the photo. */
 const CARD_EDGE = 8;
 

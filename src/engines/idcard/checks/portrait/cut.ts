@@ -7,7 +7,7 @@
  */
 import { canvasOf, type Canvas } from '../../../canvas.js';
 import { PORTRAIT_BOX, type Box } from '../../layout.js';
-import { photoBounds, type Bounds, type Expected } from './bounds.js';
+import { inProportion, photoBounds, type Bounds, type Expected } from './bounds.js';
 import { FACE_MIDDLE, facePlace, type FacePlace } from './face-place.js';
 import { findHead } from './head.js';
 import { looksLikeHead } from './presence.js';
@@ -38,7 +38,9 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
   const toRight = first.x + first.width - face.x;
   const half = Math.min(toLeft, toRight);
   const centred = Math.abs(toLeft - toRight) <= 2 * CENTRED * first.width;
-  if (first.heightMeasured && centred) return first;
+  // A height out of proportion with the width the sides give holds a false top or bottom (a line of
+  // the stock's pattern): both are sought again where the framing puts them at that width.
+  if (first.heightMeasured && centred && inProportion(first)) return first;
   const width = centred ? first.width : Math.round(2 * half);
   const height = (face.box.height * width) / face.box.width;
   const box = {
