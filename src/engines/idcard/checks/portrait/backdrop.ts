@@ -2,8 +2,10 @@
  * The plain background of an ID photo as a model: per channel a plane over the photo (a level
  * and a slope each way), fitted to the top band and the side strips that no head or shoulders
  * reach. The slopes take up a studio backdrop's gradient and, once the photo is printed on a
- * card, the card stock's tint running from cool to warm under it; a second fit without the
- * samples the first one could not explain leaves out stray print lines crossing the strips.
+ * card, the card stock's tint running from cool to warm under it. The fit starts from the
+ * samples' median level, not from a plane through all of them: where a photo is cut tight, a
+ * crown or a shoulder fills part of the strips and would tilt a first plane; each of two refits
+ * keeps only the samples the model before it explains, which also leaves out stray print lines.
  */
 import type { Plane } from '../../plane.js';
 import { quantile } from '../planes.js';
@@ -66,6 +68,16 @@ function fitPlane(xs: Int32Array, ys: Int32Array, values: Float32Array, keep: Ui
   ];
 }
 
+/** Plane fits, each on the samples the model before it explains. */
+const REFITS = 2;
+
+/**
+ * A sample this many times further from the model than the typical one is something standing in
+ * the strips (a crown or a shoulder reaching into a tightly cut photo's margin), not the
+ * backdrop's own texture: it is left out of the spread.
+ */
+const OBJECT = 10;
+
 /** Fits the backdrop of width×height colour planes on the pixels `isSample` picks. */
 export function backdropOf(planes: readonly Plane[], isSample: (x: number, y: number) => boolean): Backdrop {
   const { width, height } = planes[0]!;
@@ -82,14 +94,17 @@ export function backdropOf(planes: readonly Plane[], isSample: (x: number, y: nu
   const residuals: number[] = [];
   const channels = planes.map((plane) => {
     const values = Float32Array.from(xs, (x, i) => plane.data[py[i]! * width + x]!);
-    const keep = new Uint8Array(values.length).fill(1);
-    const first = fitPlane(px, py, values, keep);
-    const misfit = Float32Array.from(values, (v, i) => Math.abs(v - backdropAt(first, px[i]!, py[i]!)));
-    const limit = Math.max(1, 3 * quantile(misfit, 0.5));
-    for (let i = 0; i < values.length; i++) keep[i] = misfit[i]! <= limit ? 1 : 0;
-    const model = fitPlane(px, py, values, keep);
-    for (let i = 0; i < values.length; i++)
-      residuals.push(Math.abs(values[i]! - backdropAt(model, px[i]!, py[i]!)));
+    const keep = new Uint8Array(values.length);
+    let model: Tilted = [quantile(values, 0.5), 0, 0];
+    for (let round = 0; round < REFITS; round++) {
+      const misfit = Float32Array.from(values, (v, i) => Math.abs(v - backdropAt(model, px[i]!, py[i]!)));
+      const limit = Math.max(1, 3 * quantile(misfit, 0.5));
+      for (let i = 0; i < values.length; i++) keep[i] = misfit[i]! <= limit ? 1 : 0;
+      model = fitPlane(px, py, values, keep);
+    }
+    const own = Float32Array.from(values, (v, i) => Math.abs(v - backdropAt(model, px[i]!, py[i]!)));
+    const typical = Math.max(1, quantile(own, 0.5));
+    for (const residual of own) if (residual <= OBJECT * typical) residuals.push(residual);
     return model;
   }) as Backdrop['channels'];
   return { channels, spread: quantile(residuals, 0.95) };

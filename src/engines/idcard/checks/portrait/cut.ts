@@ -95,6 +95,9 @@ export function portraitAroundFace(card: Canvas): Canvas | null {
   return face && cropped(card, aroundFace(card, face));
 }
 
+/** A head whose crown is fewer working pixels than this below the cut's top was cut into. */
+const CROWN_MARGIN = 3;
+
 /** The photo on a rectified card (CARD_WIDTH×CARD_HEIGHT), or null when its place holds no photo. */
 export function cutPortrait(card: Canvas): Canvas | null {
   // Where the face is where the standard layout has it, and the photo has the standard width
@@ -107,11 +110,16 @@ export function cutPortrait(card: Canvas): Canvas | null {
       : inStandardPlace(face) && standard.widthMeasured
         ? [standard, aroundFace(card, face)]
         : [aroundFace(card, face), standard];
+  let topless: Canvas | null = null;
   for (const place of places) {
     if (place.width < place.height / 2 || place.height < PORTRAIT_BOX.height / 2) continue;
     const photo = cropped(card, place);
     const head = findHead(photo);
-    if (head !== null && looksLikeHead(head)) return photo;
+    if (head === null || !looksLikeHead(head)) continue;
+    // A head that reaches the cut's top edge was cut into (an ID photo leaves room above the
+    // crown): another place is preferred.
+    if (head.top >= CROWN_MARGIN) return photo;
+    topless ??= photo;
   }
-  return null;
+  return topless;
 }
