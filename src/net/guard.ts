@@ -192,44 +192,49 @@ function exchangeOnce(
       () => fail(new OutboundRefused(`did not answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    dispatcher.dispatch(
-      {
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-      },
-      {
-        onRequestStart(started) {
-          controller = started;
-          if (failure) started.abort(failure);
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
         },
-        onResponseStart(_, statusCode, responseHeaders) {
-          status = statusCode;
-          answerHeaders = responseHeaders;
-          const declared = Number(responseHeaders['content-length']);
-          if (Number.isFinite(declared) && declared > maxBytes)
-            fail(new ResponseTooLarge(`is larger than ${maxBytes} bytes`));
+        {
+          onRequestStart(started) {
+            controller = started;
+            if (failure) started.abort(failure);
+          },
+          onResponseStart(_, statusCode, responseHeaders) {
+            status = statusCode;
+            answerHeaders = responseHeaders;
+            const declared = Number(responseHeaders['content-length']);
+            if (Number.isFinite(declared) && declared > maxBytes)
+              fail(new ResponseTooLarge(`is larger than ${maxBytes} bytes`));
+          },
+          onResponseData(_, chunk) {
+            size += chunk.length;
+            if (size > maxBytes) fail(new ResponseTooLarge(`is larger than ${maxBytes} bytes`));
+            else chunks.push(chunk);
+          },
+          onResponseEnd() {
+            clearTimeout(timer);
+            if (failure) return;
+            resolve({
+              status,
+              headers: answerHeaders,
+              body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+            });
+          },
+          onResponseError(_, error) {
+            fail(error);
+          },
         },
-        onResponseData(_, chunk) {
-          size += chunk.length;
-          if (size > maxBytes) fail(new ResponseTooLarge(`is larger than ${maxBytes} bytes`));
-          else chunks.push(chunk);
-        },
-        onResponseEnd() {
-          clearTimeout(timer);
-          if (failure) return;
-          resolve({
-            status,
-            headers: answerHeaders,
-            body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
-          });
-        },
-        onResponseError(_, error) {
-          fail(error);
-        },
-      },
-    );
+      );
+    } catch (error) {
+      // A header undici refuses before anything is sent.
+      fail(error as Error);
+    }
   });
 }

@@ -124,42 +124,49 @@ function dispatch(
       signal.removeEventListener('abort', onAbort);
     };
     signal.addEventListener('abort', onAbort);
-    const { origin, pathname, search } = new URL(url);
-    upstreams.dispatch(
-      {
-        origin,
-        path: pathname + search,
-        method: call.method,
-        headers: call.headers,
-        body: call.body,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(started) {
+        controller = started;
+        if (abandoned) started.abort(abandoned);
       },
-      {
-        onRequestStart(started) {
-          controller = started;
-          if (abandoned) started.abort(abandoned);
-        },
-        onResponseStart(started, statusCode, headers) {
-          // The deadline is for the answer to begin: a stream then runs as long as its chunks come.
-          clearTimeout(timer);
-          body = new UpstreamBody(started);
-          resolve({ statusCode, headers, body });
-        },
-        onResponseData(_, chunk) {
-          body?.push(chunk);
-        },
-        onResponseEnd() {
-          finish();
-          body?.end();
-        },
-        onResponseError(_, error) {
-          finish();
-          if (body) body.fail(error);
-          else unreachable(error);
-        },
+      onResponseStart(started, statusCode, headers) {
+        // The deadline is for the answer to begin: a stream then runs as long as its chunks come.
+        clearTimeout(timer);
+        body = new UpstreamBody(started);
+        resolve({ statusCode, headers, body });
       },
-    );
+      onResponseData(_, chunk) {
+        body?.push(chunk);
+      },
+      onResponseEnd() {
+        finish();
+        body?.end();
+      },
+      onResponseError(_, error) {
+        finish();
+        if (body) body.fail(error);
+        else unreachable(error);
+      },
+    };
+    try {
+      const { origin, pathname, search } = new URL(url);
+      upstreams.dispatch(
+        {
+          origin,
+          path: pathname + search,
+          method: call.method,
+          headers: call.headers,
+          body: call.body,
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+        },
+        handler,
+      );
+    } catch (error) {
+      // A URL or header undici refuses before anything is sent.
+      finish();
+      unreachable(error as Error);
+    }
   });
 }
 

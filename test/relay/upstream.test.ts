@@ -113,6 +113,14 @@ describe('an upstream call', () => {
       new AbortController().signal,
     ).catch((error: unknown) => error)) as Error;
     expect(failure.message).toBe('vendor unreachable (ECONNREFUSED)');
+    const malformed = (await callUpstream(
+      channel,
+      'not a url',
+      { method: 'GET', headers: {} },
+      new AbortController().signal,
+    ).catch((error: unknown) => error)) as Error;
+    expect(malformed).toBeInstanceOf(UpstreamFailure);
+    expect(malformed.message).toBe('vendor unreachable (ERR_INVALID_URL)');
   });
 });
 
