@@ -189,3 +189,8 @@ export const ms = (value: number | null | undefined) =>
 export function State({ value }: { value: string }) {
   return <span class={`state state-${value}`}>{value.replace('_', ' ')}</span>;
 }
+
+/** An id shortened for a table: its last characters, since time-ordered ids share their first ones. */
+export function shortId(id: string): string {
+  return `…${id.slice(-8)}`;
+}

@@ -8,6 +8,7 @@ import {
   Loading,
   PageHeader,
   Section,
+  shortId,
   Table,
   ms,
   useAction,
@@ -125,7 +126,7 @@ export function Requests() {
                 <td>{ms(r.latency_ms)}</td>
                 <td>
                   <code class="trace">{r.trace_id}</code>
-                  {r.task_id && <span class="muted"> task {r.task_id.slice(0, 8)}</span>}
+                  {r.task_id && <span class="muted"> task {shortId(r.task_id)}</span>}
                 </td>
               </tr>
             ))}

@@ -9,6 +9,7 @@ import {
   Loading,
   PageHeader,
   Section,
+  shortId,
   State,
   Table,
   useAction,
@@ -139,7 +140,7 @@ export function Tasks() {
                     aria-expanded={selected === t.id}
                     onClick={() => setSelected(selected === t.id ? undefined : t.id)}
                   >
-                    <code>{t.id.slice(0, 8)}</code>
+                    <code>{shortId(t.id)}</code>
                   </button>
                 </td>
                 <td>
@@ -173,7 +174,7 @@ function TaskPanel({ id, onChanged }: { id: string; onChanged: () => void }) {
   const cancel = useAction(() => post<TaskDetail>(`/tasks/${id}/cancel`));
   const t = task.data;
   return (
-    <Section title={`Task ${id.slice(0, 8)}`} id="task-detail">
+    <Section title={`Task ${shortId(id)}`} id="task-detail">
       <ErrorNote error={task.error} />
       {t && (
         <>
