@@ -207,7 +207,8 @@ describe('probes of the local engines', () => {
     }
     await until('the video engine is enabled', async () => (await stateOf(server, 'local:clip')) === 'ok');
     const reason = alerts.find((a) => a.data.channel === 'local:clip' && a.data.to === 'auto_disabled');
-    expect(reason?.data.reason).toMatch(/ffmpeg does not run: ENOENT/);
+    // ffmpeg and ffprobe are checked side by side: whichever fails first is named.
+    expect(reason?.data.reason).toMatch(/ff(mpeg|probe) does not run: ENOENT/);
   });
 });
 
