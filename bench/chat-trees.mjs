@@ -3,7 +3,8 @@
 // streamed, 32 connections, the trees taking turns for `--rounds` rounds so that background load
 // falls on all alike. Reports req/s and the gateway's CPU µs per request (from /proc), medians
 // over the rounds, and each tree's ratio to the first.
-// Usage: node bench/chat-trees.mjs --trees /tmp/before,. [--rounds 2] [--duration 6] [--cpu-prof DIR]
+// Usage: node bench/chat-trees.mjs --trees /tmp/before,. [--rounds 2] [--duration 6]
+//   [--modes plain,stream] [--cpu-prof DIR]
 // A tree is a checkout with its own build (`git worktree add /tmp/before REV`, then
 // `npx tsc -p tsconfig.build.json` there); --cpu-prof writes each tree's server profile under DIR.
 import { spawn } from 'node:child_process';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     trees: { type: 'string' },
     rounds: { type: 'string', default: '2' },
     duration: { type: 'string', default: '6' },
+    modes: { type: 'string', default: 'plain,stream' },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -30,6 +32,7 @@ if (!values.trees) {
 const trees = values.trees.split(',').map((tree) => resolve(tree));
 const rounds = Number(values.rounds);
 const duration = Number(values.duration);
+const modes = values.modes.split(',');
 const MODEL = 'chatmodel-4o';
 const CREDITS = 100_000_000;
 
@@ -76,7 +79,7 @@ const samples = new Map();
 for (let round = 1; round <= rounds; round += 1) {
   for (const [index, tree] of trees.entries()) {
     const { child, port, secret } = await startGateway(tree, index);
-    for (const mode of ['plain', 'stream']) {
+    for (const mode of modes) {
       const options = {
         url: `http://127.0.0.1:${port}/chatmodel/chat/completions`,
         method: 'POST',
@@ -114,7 +117,7 @@ const median = (list) => {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 };
 const rows = [];
-for (const mode of ['plain', 'stream']) {
+for (const mode of modes) {
   for (const [index, tree] of trees.entries()) {
     const list = samples.get(`${index} ${mode}`);
     rows.push({

@@ -4,7 +4,7 @@
  * last). A failure after the stream started cannot change the status any more, so it is sent as
  * a last `{"error": …}` item and the stream closes without its end mark: never a silent clean end.
  */
-import { PassThrough } from 'node:stream';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../errors.js';
 
@@ -34,6 +34,13 @@ function errorItem(error: unknown) {
 /**
  * Sends the items; `ended(ok, clientLeft)` runs once the stream is over, before the response
  * closes.
+ *
+ * Written straight to the socket's response (Fastify's stream sending pipes a stream of ours into
+ * it and watches both ends, which cost more than the relaying itself), and with as few writes as
+ * the events allow: the items of one turn of the event loop (the events of one upstream read)
+ * leave in one write, and what is left when the items end leaves with the end of the response,
+ * after `ended` (the charge is written before the client sees the stream end). A stream whose
+ * events all came in one read is then one write: headers, events and end.
  */
 export function sendStream(
   reply: FastifyReply,
@@ -41,17 +48,22 @@ export function sendStream(
   framing: Framing,
   ended: (ok: boolean, clientLeft: boolean) => Promise<void>,
 ): FastifyReply {
-  const out = new PassThrough();
-  reply
-    .header('cache-control', 'no-cache')
-    .header('x-accel-buffering', 'no')
-    .type(framing.contentType)
-    .send(out);
-  // The items that come in one turn of the event loop (the events of one upstream read) leave
-  // in one write: a socket write per event cost more than everything else a stream does.
+  reply.hijack();
+  const res = reply.raw;
+  // The headers hooks set (the trace id) go out with the stream's own.
+  res.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'content-type': framing.contentType,
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  let left = false;
+  res.once('close', () => (left = !res.writableFinished));
   let pending = '';
+  let finishing = false;
   const flush = () => {
-    if (pending !== '' && !out.destroyed) out.write(pending);
+    if (finishing || pending === '' || left) return;
+    res.write(pending);
     pending = '';
   };
   const send = (text: string) => {
@@ -62,21 +74,37 @@ export function sendStream(
     let ok = true;
     try {
       for await (const item of items) {
-        if (out.destroyed) break;
+        if (left) break;
         send(framing.frame(item));
+        // A client reading slower than the upstream writes: wait for it rather than buffer.
+        if (res.writableNeedDrain) await drained(res);
       }
-      if (!out.destroyed && framing.end) send(framing.end);
+      if (framing.end) send(framing.end);
     } catch (error) {
       ok = false;
       reply.log.warn({ err: error }, 'stream failed after it started');
-      if (!out.destroyed) send(framing.frame(errorItem(error)));
+      send(framing.frame(errorItem(error)));
     } finally {
-      flush();
-      await ended(ok, out.destroyed).catch((error: unknown) =>
+      finishing = true;
+      await ended(ok, left).catch((error: unknown) =>
         reply.log.error({ err: error }, 'stream settlement failed'),
       );
-      out.end();
+      if (left) res.destroy();
+      else res.end(pending);
     }
   })();
   return reply;
+}
+
+/** Resolves once `res` can take more, or has closed. */
+function drained(res: FastifyReply['raw']): Promise<void> {
+  return new Promise((done) => {
+    const go = () => {
+      res.off('drain', go);
+      res.off('close', go);
+      done();
+    };
+    res.on('drain', go);
+    res.on('close', go);
+  });
 }

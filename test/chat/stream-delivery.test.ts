@@ -1,0 +1,180 @@
+/**
+ * How a streamed chat answer reaches the client, through the real server and an upstream on
+ * loopback whose pacing each test sets: the headers (the trace id included), the charge written
+ * before the stream ends, a client that leaves mid-stream (the upstream is cut off, the hold
+ * kept), and a client that reads slower than the upstream writes (nothing lost).
+ */
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+
+type Behaviour = (res: ServerResponse, req: IncomingMessage) => void | Promise<void>;
+
+const event = (content: string | null, extra: object = {}) =>
+  `data: ${JSON.stringify({
+    id: 'chatcmpl-paced',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4o',
+    choices: content === null ? [] : [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
+    ...extra,
+  })}\n\n`;
+const usage = (completion: number) =>
+  event(null, { usage: { prompt_tokens: 3, completion_tokens: completion, total_tokens: 3 + completion } });
+
+let upstream: Server;
+let server: TestServer;
+/** What the upstream does with the next streamed request. */
+let behaviour: Behaviour;
+/** Resolves when the upstream sees the current request's connection close. */
+let upstreamClosed: Promise<void>;
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    upstreamClosed = new Promise((done) => res.once('close', done));
+    req.resume();
+    req.once('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      void behaviour(res, req);
+    });
+  });
+  await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+  server = await startServer({
+    channels: [
+      {
+        name: 'paced',
+        capability: 'chat',
+        type: 'openai-compatible',
+        base_url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+        models: ['chatmodel-4o'],
+        model_map: { 'chatmodel-4o': 'gpt-4o' },
+      },
+    ],
+  });
+});
+afterAll(async () => {
+  await server.close();
+  upstream.closeAllConnections();
+  await new Promise((done) => upstream.close(done));
+});
+
+let payers = 0;
+async function payer(credits: number) {
+  payers += 1;
+  return server.services.tokens.create({ name: `stream payer ${payers}`, credits });
+}
+
+function ask(secret: string, signal?: AbortSignal) {
+  return fetch(`${server.url}/chatmodel/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'chatmodel-4o',
+      stream: true,
+      max_tokens: 4000,
+      messages: [{ role: 'user', content: 'tell me' }],
+    }),
+    signal,
+  });
+}
+
+const balanceOf = async (id: string) => (await server.services.tokens.get(id))?.credits;
+
+describe('a streamed chat answer', () => {
+  it('carries the trace id, and ends only once its charge is written', async () => {
+    behaviour = (res) => {
+      res.write(event('Hello'));
+      res.write(event(' there'));
+      res.end(`${usage(2000)}data: [DONE]\n\n`);
+    };
+    const { token, secret } = await payer(100);
+    const response = await ask(secret);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    const text = await response.text();
+    // Read at once after the end arrived: the charge is already there.
+    const after = await balanceOf(token.id);
+    const events = text.split('\n\n').filter(Boolean);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const contents = events.slice(0, -1).map(
+      (e) =>
+        JSON.parse(e.slice('data: '.length)) as {
+          model: string;
+          choices: { delta: { content?: string } }[];
+        },
+    );
+    expect(contents.map((c) => c.choices[0]?.delta.content).join('')).toBe('Hello there');
+    expect(contents.every((c) => c.model === 'chatmodel-4o')).toBe(true);
+    // 2 000 completion tokens at 2 credits per 1 000 and 3 prompt tokens: 5 credits, rounded up.
+    expect(after).toBe(95);
+  });
+
+  it('cuts the upstream off when the client leaves mid-stream, and keeps the hold', async () => {
+    // One event, then the upstream would go on generating for as long as it is let.
+    behaviour = (res) => void res.write(event('Once'));
+    const { token, secret } = await payer(100);
+    // A client that closes its connection after the first event (node:http, so that leaving
+    // closes the socket rather than handing it back to a pool).
+    const body = JSON.stringify({
+      model: 'chatmodel-4o',
+      stream: true,
+      max_tokens: 4000,
+      messages: [{ role: 'user', content: 'tell me' }],
+    });
+    const first = await new Promise<string>((done, fail) => {
+      const req = request(`${server.url}/chatmodel/chat/completions`, {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      });
+      req.once('response', (res) => {
+        res.once('data', (chunk: Buffer) => {
+          done(chunk.toString('utf8'));
+          req.destroy();
+        });
+        res.once('error', () => undefined);
+      });
+      // After leaving, the socket's own end may report an error: the promise is settled by then.
+      req.on('error', fail);
+      req.end(body);
+    });
+    expect(first).toContain('"content":"Once"');
+    await upstreamClosed;
+    // The upstream generated for a client that left: what was held is kept, not refunded.
+    await expect.poll(() => balanceOf(token.id), { timeout: 5000 }).toBeLessThan(100);
+    const kept = await balanceOf(token.id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await balanceOf(token.id)).toBe(kept);
+  });
+
+  it('waits for a client that reads slower than the upstream writes, losing nothing', async () => {
+    const words = Array.from({ length: 4000 }, (_, i) => `word${i} `.padEnd(200, '.'));
+    behaviour = (res) => {
+      for (const word of words) res.write(event(word));
+      res.end(`${usage(4000)}data: [DONE]\n\n`);
+    };
+    const { secret } = await payer(1000);
+    const response = await ask(secret);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      text += decoder.decode(part.value, { stream: true });
+      // A slow reader: the server must hold back, not drop or pile up without end.
+      if (text.length < 200_000) await new Promise((r) => setTimeout(r, 5));
+    }
+    const events = text.split('\n\n').filter(Boolean);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const received = events
+      .slice(0, -1)
+      .map(
+        (e) =>
+          (JSON.parse(e.slice('data: '.length)) as { choices: { delta: { content: string } }[] }).choices[0]!
+            .delta.content,
+      );
+    expect(received).toEqual(words);
+  });
+});
