@@ -5,7 +5,7 @@
  * the usage row keeps and queues the callback in the same transaction, so two workers can never
  * both finish, charge, refund or call back one task.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import { queueDelivery } from './callbacks.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
@@ -106,7 +106,7 @@ export function eventOf(row: TaskRow): TaskEvent {
 }
 
 function hashOf(body: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  return hash('sha256', JSON.stringify(body), 'hex');
 }
 
 export class TaskStore {
