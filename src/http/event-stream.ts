@@ -8,6 +8,13 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../errors.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Rewrites the text of a stream before it is written (origin paths name models their way). */
+    streamText?: (text: string) => string;
+  }
+}
+
 export interface Framing {
   contentType: string;
   frame(item: unknown): string;
@@ -59,6 +66,7 @@ export function sendStream(
   });
   let left = false;
   res.once('close', () => (left = !res.writableFinished));
+  const rewrite = reply.request.streamText;
   let pending = '';
   let finishing = false;
   const flush = () => {
@@ -68,7 +76,7 @@ export function sendStream(
   };
   const send = (text: string) => {
     if (pending === '') setImmediate(flush);
-    pending += text;
+    pending += rewrite ? rewrite(text) : text;
   };
   void (async () => {
     let ok = true;

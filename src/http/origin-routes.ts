@@ -34,6 +34,8 @@ function translate(originPath: string) {
     if (model !== undefined) {
       request.originModel = { ours: (body as Json).model as string, theirs: model };
     }
+    // A stream is written past Fastify's onSend (http/event-stream.ts): renamed frame by frame.
+    request.streamText = (text) => renameModels(text, request.originModel);
   };
 }
 
