@@ -99,6 +99,9 @@ export interface Bounds extends Box {
   /** Whether the width and the height were each measured by both their edges, rather than implied. */
   widthMeasured: boolean;
   heightMeasured: boolean;
+  /** Which of the top and bottom edges stood out (the other may be implied by the width). */
+  topFound: boolean;
+  bottomFound: boolean;
 }
 
 /** The photo's rectangle on `card`, by its four edges. */
@@ -187,5 +190,7 @@ export function photoBounds(card: Canvas, expected: Expected = STANDARD): Bounds
     height: Math.min(card.height, bottom0) - y,
     widthMeasured: across !== undefined,
     heightMeasured: down !== undefined,
+    topFound: top.at !== null,
+    bottomFound: bottom.at !== null,
   };
 }

@@ -43,9 +43,13 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
   if (first.heightMeasured && centred && inProportion(first)) return first;
   const width = centred ? first.width : Math.round(2 * half);
   const height = (face.box.height * width) / face.box.width;
+  // A lone top or bottom edge that stood out places the photo at that width better than the
+  // face's middle does: the warm patch takes in the neck, more of it in some photos than in others.
+  // (Both found but out of proportion, one of them is false, and which is not known.)
+  const placed = centred && first.topFound !== first.bottomFound;
   const box = {
     x: centred ? first.x : Math.round(face.x - half),
-    y: Math.round(face.y - FACE_MIDDLE * height),
+    y: placed ? first.y : Math.round(face.y - FACE_MIDDLE * height),
     width,
     height: Math.round(height),
   };
@@ -53,18 +57,30 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
 }
 
 /**
+ * How far above and below where the framing puts it the face's middle may lie between a top and
+ * bottom found, as shares of the height, for that top and bottom to be the photo's: the warm
+ * patch's middle is never much above the face's, and sits low where it takes in much of the neck.
+ */
+const FACE_HEIGHT_SLACK: [number, number] = [0.03, 0.1];
+
+/**
  * A photo whose top and bottom were found but not both its sides (its backdrop as light as the
  * stock, or its side at the card's edge): as wide as its proportions make it, placed by the side
- * edge found that leaves the face in the middle. Null when none does: then the height is not to
- * be trusted either (a top edge found in the stock's pattern). Placing it around the face where
- * no side edge stood out cut photos too wide on cards the rule was not worked out on.
+ * edge found that leaves the face in the middle, else centred on the face where the face's middle
+ * lies between the top and bottom as the framing puts it. Null otherwise: then the height is not
+ * to be trusted either (a top edge found in the stock's pattern). Placing it around the face
+ * whatever the height cut photos too wide on cards the rule was not worked out on.
  */
 function byHeight(card: Canvas, face: FacePlace, found: Bounds): Box | null {
   const width = Math.min(card.width, Math.round((found.height * PORTRAIT_BOX.width) / PORTRAIT_BOX.height));
   const offCentre = (x: number) => Math.abs(x + width / 2 - face.x);
-  const x = [found.x, found.x + found.width - width]
-    .filter((left) => offCentre(left) <= CENTRED * width)
-    .sort((a, b) => offCentre(a) - offCentre(b))[0];
+  const below = (face.y - found.y) / found.height - FACE_MIDDLE;
+  const framed = below >= -FACE_HEIGHT_SLACK[0] && below <= FACE_HEIGHT_SLACK[1];
+  const x =
+    [found.x, found.x + found.width - width]
+      .filter((left) => offCentre(left) <= CENTRED * width)
+      .sort((a, b) => offCentre(a) - offCentre(b))[0] ??
+    (framed ? Math.round(face.x - width / 2) : undefined);
   if (x === undefined) return null;
   return { x: Math.max(0, Math.min(card.width - width, x)), y: found.y, width, height: found.height };
 }
@@ -95,6 +111,22 @@ export function portraitAroundFace(card: Canvas): Canvas | null {
   return face && cropped(card, aroundFace(card, face));
 }
 
+/** The sizes, as shares of the standard's, that a photo is sought at when none is found at the standard size. */
+const OTHER_SIZES = [0.88, 1.12];
+
+/** The face with its photo's box framed around it at `scale` times the standard size. */
+function resized(face: FacePlace, scale: number): FacePlace {
+  const width = Math.round(PORTRAIT_BOX.width * scale);
+  const height = Math.round(PORTRAIT_BOX.height * scale);
+  const box = {
+    x: Math.round(face.x - width / 2),
+    y: Math.round(face.y - FACE_MIDDLE * height),
+    width,
+    height,
+  };
+  return { ...face, box };
+}
+
 /** A head whose crown is fewer working pixels than this below the cut's top was cut into. */
 const CROWN_MARGIN = 3;
 
@@ -104,14 +136,20 @@ export function cutPortrait(card: Canvas): Canvas | null {
   // there, the standard place is searched first.
   const face = facePlace(card);
   const standard = photoBounds(card);
-  const places =
+  const places: (() => Box)[] =
     face === null
-      ? [standard]
-      : inStandardPlace(face) && standard.widthMeasured
-        ? [standard, aroundFace(card, face)]
-        : [aroundFace(card, face), standard];
+      ? [() => standard]
+      : [
+          ...(inStandardPlace(face) && standard.widthMeasured
+            ? [() => standard, () => aroundFace(card, face)]
+            : [() => aroundFace(card, face), () => standard]),
+          // Last, for a photo printed much smaller or larger than the standard's, whose edges lie
+          // beyond the search around the standard size: the search around the face at those sizes.
+          ...OTHER_SIZES.map((scale) => () => aroundFace(card, resized(face, scale))),
+        ];
   let topless: Canvas | null = null;
-  for (const place of places) {
+  for (const placeOf of places) {
+    const place = placeOf();
     if (place.width < place.height / 2 || place.height < PORTRAIT_BOX.height / 2) continue;
     const photo = cropped(card, place);
     const head = findHead(photo);

@@ -43,6 +43,38 @@ const SIDES_DOWN_TO = Math.round(0.6 * PHOTO_HEIGHT);
 const MIN_DIFFERENCE = 0.04;
 const NOISE_MARGIN = 2;
 
+/** The white a glare lightens towards: the brightest a channel can hold. */
+const WHITE = 255;
+
+/**
+ * Whether pixel `i` is the backdrop under a glare. A glare lightens what it falls on towards
+ * white, every channel by one share g of its distance to white, so the backdrop behind it is still `backdrop` + g·(white − backdrop) for one g > 0, to
+ * within `tolerance` in each channel. Hair, skin and clothes lighter than the backdrop are not:
+ * their channels rise by different shares (a face is warm, a backdrop blue or grey), and darker
+ * ones do not rise at all.
+ */
+function underGlare(
+  planes: readonly Plane[],
+  i: number,
+  backdrop: readonly number[],
+  tolerance: number,
+): boolean {
+  let along = 0;
+  let room = 0;
+  for (let c = 0; c < 3; c++) {
+    const toWhite = WHITE - backdrop[c]!;
+    along += (planes[c]!.data[i]! - backdrop[c]!) * toWhite;
+    room += toWhite * toWhite;
+  }
+  const g = room > 0 ? along / room : 0;
+  if (g <= 0 || g >= 1) return false;
+  for (let c = 0; c < 3; c++) {
+    const lit = backdrop[c]! + g * (WHITE - backdrop[c]!);
+    if (Math.abs(planes[c]!.data[i]! - lit) > tolerance) return false;
+  }
+  return true;
+}
+
 /** First row, from the top, where the foreground is wide for several rows running: the crown. */
 function crownOf(foreground: Uint8Array): number | null {
   const wide = Math.round(0.06 * PHOTO_WIDTH);
@@ -83,7 +115,8 @@ export function findHead(photo: Canvas): Head | null {
         difference = Math.max(difference, Math.abs(value - backdrop[c]!) / white);
       }
       grey.data[i] = 0.299 * rgb[0].data[i]! + 0.587 * rgb[1].data[i]! + 0.114 * rgb[2].data[i]!;
-      differs[i] = difference > threshold ? 1 : 0;
+      // Backdrop lit by a glare is still backdrop, not hair.
+      differs[i] = difference > threshold && !underGlare(planes, i, backdrop, threshold * white) ? 1 : 0;
     }
   const foreground = headAndShoulders(differs, PHOTO_WIDTH, PHOTO_HEIGHT);
   const top = crownOf(foreground);

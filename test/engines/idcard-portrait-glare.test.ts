@@ -1,0 +1,39 @@
+/**
+ * A glare on the photo: a spot of light on the backdrop beside the head lightens it towards white,
+ * and is still backdrop, not hair: the head is found without it and the photo compares as its
+ * holder and not as anyone else.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Canvas } from '../../src/engines/canvas.js';
+import { portraitSimilarity } from '../../src/engines/idcard/checks/index.js';
+import { findHead, PHOTO_HEIGHT, PHOTO_WIDTH } from '../../src/engines/idcard/checks/portrait/head.js';
+import { drawPortrait } from '../support/idcard-specimen/index.js';
+
+/** `photo` under a round glare centred at (x, y) (shares of its size), lightening by up to `strength`. */
+function glared(photo: Canvas, x: number, y: number, strength: number): Canvas {
+  const out = { ...photo, data: Uint8Array.from(photo.data) };
+  const radius = 0.12 * photo.width;
+  for (let py = 0; py < photo.height; py++)
+    for (let px = 0; px < photo.width; px++) {
+      const d2 = (px - x * photo.width) ** 2 + (py - y * photo.height) ** 2;
+      const g = strength * Math.exp(-d2 / (2 * radius * radius));
+      const i = (py * photo.width + px) * 4;
+      for (let c = 0; c < 3; c++) out.data[i + c] = Math.round(out.data[i + c]! * (1 - g) + 255 * g);
+    }
+  return out;
+}
+
+describe('a glare on the photo', () => {
+  it('is backdrop, not hair, and the photo still compares as its holder only', () => {
+    for (const seed of [11, 12, 13, 14]) {
+      const photo = drawPortrait(seed, 3);
+      const lit = glared(photo, 0.85, 0.22, 0.6);
+      const head = findHead(lit)!;
+      // The glare's middle, in the working raster.
+      const spot = Math.round(0.22 * PHOTO_HEIGHT) * PHOTO_WIDTH + Math.round(0.85 * PHOTO_WIDTH);
+      expect(head.foreground[spot], `glare read as head, portrait ${seed}`).toBe(0);
+      expect(portraitSimilarity(lit, drawPortrait(seed, 1)), `holder ${seed}`).toBeGreaterThanOrEqual(70);
+      expect(portraitSimilarity(lit, drawPortrait(seed + 100, 1)), `stranger ${seed}`).toBeLessThan(70);
+    }
+  });
+});
