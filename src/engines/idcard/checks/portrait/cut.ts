@@ -57,30 +57,20 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
 }
 
 /**
- * How far above and below where the framing puts it the face's middle may lie between a top and
- * bottom found, as shares of the height, for that top and bottom to be the photo's: the warm
- * patch's middle is never much above the face's, and sits low where it takes in much of the neck.
- */
-const FACE_HEIGHT_SLACK: [number, number] = [0.03, 0.1];
-
-/**
  * A photo whose top and bottom were found but not both its sides (its backdrop as light as the
  * stock, or its side at the card's edge): as wide as its proportions make it, placed by the side
- * edge found that leaves the face in the middle, else centred on the face where the face's middle
- * lies between the top and bottom as the framing puts it. Null otherwise: then the height is not
- * to be trusted either (a top edge found in the stock's pattern). Placing it around the face
- * whatever the height cut photos too wide on cards the rule was not worked out on.
+ * edge found that leaves the face in the middle. Null when none does: then the height is not to
+ * be trusted either (a top edge found in the stock's pattern). Placing it around the face where
+ * no side edge stood out cut photos too wide on cards the rule was not worked out on, and so did
+ * trusting the height where the face's middle lies between the top and bottom as the framing
+ * puts it: it cut as many photos too large as it rescued.
  */
 function byHeight(card: Canvas, face: FacePlace, found: Bounds): Box | null {
   const width = Math.min(card.width, Math.round((found.height * PORTRAIT_BOX.width) / PORTRAIT_BOX.height));
   const offCentre = (x: number) => Math.abs(x + width / 2 - face.x);
-  const below = (face.y - found.y) / found.height - FACE_MIDDLE;
-  const framed = below >= -FACE_HEIGHT_SLACK[0] && below <= FACE_HEIGHT_SLACK[1];
-  const x =
-    [found.x, found.x + found.width - width]
-      .filter((left) => offCentre(left) <= CENTRED * width)
-      .sort((a, b) => offCentre(a) - offCentre(b))[0] ??
-    (framed ? Math.round(face.x - width / 2) : undefined);
+  const x = [found.x, found.x + found.width - width]
+    .filter((left) => offCentre(left) <= CENTRED * width)
+    .sort((a, b) => offCentre(a) - offCentre(b))[0];
   if (x === undefined) return null;
   return { x: Math.max(0, Math.min(card.width - width, x)), y: found.y, width, height: found.height };
 }
