@@ -7,6 +7,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Database, LedgerTable } from '../store/tables.js';
 import { recordId } from './record-id.js';
+import { preparedInsert, preparedQuery } from '../store/prepared-query.js';
 
 export type LedgerKind = LedgerTable['kind'];
 
@@ -48,16 +49,21 @@ export async function changeBalance(
   trx: Kysely<Database>,
   change: BalanceChange,
 ): Promise<number | undefined> {
-  const row = await trx
-    .updateTable('tokens')
-    .set({ credits: sql<number>`credits + ${change.delta}` })
-    .where('id', '=', change.tokenId)
-    .where('credits', 'is not', null)
-    .where(sql<boolean>`credits + ${change.delta} >= 0`)
-    .returning('credits')
-    .executeTakeFirst();
+  const [row] = await addToBalance(trx, { delta: change.delta, id: change.tokenId });
   if (row?.credits === null || row?.credits === undefined) return undefined;
   const after = Number(row.credits);
-  await trx.insertInto('ledger').values(entryOf(change, after)).execute();
+  await insertEntry(trx, entryOf(change, after));
   return after;
 }
+
+const addToBalance = preparedQuery<{ delta: number; id: string }, { credits: number | null }>((db, slot) =>
+  db
+    .updateTable('tokens')
+    .set({ credits: sql<number>`credits + ${slot('delta')}` })
+    .where('id', '=', slot('id'))
+    .where('credits', 'is not', null)
+    .where(sql<boolean>`credits + ${slot('delta')} >= 0`)
+    .returning('credits'),
+);
+
+const insertEntry = preparedInsert('ledger');

@@ -19,6 +19,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type SqliteDatabase from 'better-sqlite3';
 import { sqliteHandleOf, type Db } from '../store/database.js';
 import type { Database, UsageTable } from '../store/tables.js';
+import { preparedInsert, preparedQuery } from '../store/prepared-query.js';
 import { recordId } from './record-id.js';
 
 export interface UsageRecord {
@@ -46,14 +47,22 @@ export async function openTaskUsage(
   trx: Kysely<Database>,
   entry: Omit<UsageRecord, 'credits' | 'status' | 'latencyMs'>,
 ): Promise<void> {
-  const row = rowOf({ ...entry, credits: 0, status: ACCEPTED, latencyMs: 0 }, Date.now());
-  await trx.insertInto('usage').values(row).execute();
+  await insertUsage(trx, rowOf({ ...entry, credits: 0, status: ACCEPTED, latencyMs: 0 }, Date.now()));
 }
+
+const insertUsage = preparedInsert('usage');
 
 /** Sets what a task finally kept on its request's row, in the task's terminal move. */
 export async function closeTaskUsage(trx: Kysely<Database>, traceId: string, credits: number): Promise<void> {
-  await trx.updateTable('usage').set({ credits }).where('trace_id', '=', traceId).execute();
+  await setUsageCredits(trx, { credits, traceId });
 }
+
+const setUsageCredits = preparedQuery<{ credits: number; traceId: string }>((db, slot) =>
+  db
+    .updateTable('usage')
+    .set({ credits: slot('credits') })
+    .where('trace_id', '=', slot('traceId')),
+);
 
 function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
   return {

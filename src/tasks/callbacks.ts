@@ -10,9 +10,10 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
 import { transactionsOf } from '../store/group-commit.js';
-import type { Database, DeliveryTable } from '../store/tables.js';
+import type { Database, DeliveryTable, TaskTable } from '../store/tables.js';
 import type { OutboundGuard } from '../net/guard.js';
 import { Pump } from './pump.js';
+import { preparedInsert, preparedQuery } from '../store/prepared-query.js';
 import { webhookSignature } from './webhook-signature.js';
 
 type Delivery = Selectable<DeliveryTable>;
@@ -33,25 +34,24 @@ export interface NewDelivery {
 
 /** Queues `delivery` in the outbox (in `db`, or a transaction), due at once. */
 export async function queueDelivery(db: Kysely<Database>, delivery: NewDelivery, now: number): Promise<void> {
-  await db
-    .insertInto('deliveries')
-    .values({
-      id: delivery.id,
-      kind: delivery.kind,
-      task_id: delivery.taskId,
-      token_id: delivery.tokenId,
-      url: delivery.url,
-      body: delivery.body,
-      state: 'pending',
-      next_at: now,
-      lease_until: null,
-      last_status: null,
-      last_error: null,
-      created_at: now,
-      delivered_at: null,
-    })
-    .execute();
+  await insertDelivery(db, {
+    id: delivery.id,
+    kind: delivery.kind,
+    task_id: delivery.taskId,
+    token_id: delivery.tokenId,
+    url: delivery.url,
+    body: delivery.body,
+    state: 'pending',
+    next_at: now,
+    lease_until: null,
+    last_status: null,
+    last_error: null,
+    created_at: now,
+    delivered_at: null,
+  });
 }
+
+const insertDelivery = preparedInsert('deliveries');
 
 export interface CallbackOptions {
   timeoutMs: number;
@@ -200,31 +200,23 @@ export class CallbackDeliveries {
           : 'pending';
     // Attempts ending together share a commit (group-commit.ts).
     await transactionsOf(this.db).run(async (trx) => {
-      await trx
-        .updateTable('deliveries')
-        .set({
-          state,
-          attempts,
-          lease_until: null,
-          last_status: attempt.status,
-          last_error: attempt.error,
-          next_at:
-            state === 'pending' ? now + Math.round((retryIn as number) * 1000 * jitter()) : delivery.next_at,
-          delivered_at: ok ? now : null,
-        })
-        .where('id', '=', delivery.id)
-        .where('state', '=', 'sending')
-        .execute();
+      await recordAttempt(trx, {
+        id: delivery.id,
+        state,
+        attempts,
+        status: attempt.status,
+        error: attempt.error,
+        nextAt:
+          state === 'pending' ? now + Math.round((retryIn as number) * 1000 * jitter()) : delivery.next_at,
+        deliveredAt: ok ? now : null,
+      });
       if (alert) return;
-      await trx
-        .updateTable('tasks')
-        .set({
-          callback_state: state === 'pending' ? 'retrying' : state,
-          callback_attempts: attempts,
-          callback_last_status: attempt.status,
-        })
-        .where('id', '=', delivery.task_id)
-        .execute();
+      await recordOnTask(trx, {
+        id: delivery.task_id,
+        state: state === 'pending' ? 'retrying' : state,
+        attempts,
+        status: attempt.status,
+      });
     });
     if (alert && state !== 'pending') this.alertSettled(delivery.body, ok ? 'delivered' : 'failed');
   }
@@ -234,3 +226,49 @@ export class CallbackDeliveries {
     this.options.alerts?.settled(event, outcome);
   }
 }
+
+type AttemptRecord = {
+  id: string;
+  state: Delivery['state'];
+  attempts: number;
+  status: number | null;
+  error: string | null;
+  nextAt: number;
+  deliveredAt: number | null;
+};
+
+/** How an attempt ended, on a delivery this process holds the lease of (still `sending`). */
+const recordAttempt = preparedQuery<AttemptRecord>((db, slot) =>
+  db
+    .updateTable('deliveries')
+    .set({
+      state: slot('state'),
+      attempts: slot('attempts'),
+      lease_until: null,
+      last_status: slot('status'),
+      last_error: slot('error'),
+      next_at: slot('nextAt'),
+      delivered_at: slot('deliveredAt'),
+    })
+    .where('id', '=', slot('id'))
+    .where('state', '=', 'sending'),
+);
+
+type TaskCallback = {
+  id: string;
+  state: NonNullable<TaskTable['callback_state']>;
+  attempts: number;
+  status: number | null;
+};
+
+/** The callback's latest attempt on its task's record. */
+const recordOnTask = preparedQuery<TaskCallback>((db, slot) =>
+  db
+    .updateTable('tasks')
+    .set({
+      callback_state: slot('state'),
+      callback_attempts: slot('attempts'),
+      callback_last_status: slot('status'),
+    })
+    .where('id', '=', slot('id')),
+);

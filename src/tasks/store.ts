@@ -6,6 +6,7 @@
  * both finish, charge, refund or call back one task.
  */
 import { hash } from 'node:crypto';
+import { preparedInsert, preparedQuery } from '../store/prepared-query.js';
 import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import { queueDelivery } from './callbacks.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
@@ -190,7 +191,7 @@ export class TaskStore {
         idempotency_key: spec.idempotencyKey ?? null,
         request_hash: requestHash,
       };
-      await trx.insertInto('tasks').values(row).execute();
+      await insertTask(trx, row);
       await openTaskUsage(trx, {
         tokenId: row.token_id,
         operation: row.operation,
@@ -205,20 +206,7 @@ export class TaskStore {
   /** queued → running (or running again after a worker died); undefined when already terminal. */
   async begin(id: string): Promise<TaskRow | undefined> {
     const now = Date.now();
-    return this.transactions.run((trx) =>
-      trx
-        .updateTable('tasks')
-        .set({
-          state: 'running',
-          started_at: sql`coalesce(started_at, ${now})`,
-          updated_at: now,
-          runs: sql`runs + 1`,
-        })
-        .where('id', '=', id)
-        .where('state', 'in', LIVE)
-        .returningAll()
-        .executeTakeFirst(),
-    );
+    return this.transactions.run(async (trx) => (await startTask(trx, { id, now }))[0]);
   }
 
   /** Keeps the engine's latest progress data while the task runs. */
@@ -261,35 +249,22 @@ export class TaskStore {
     within?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<TaskRow | undefined> {
     return this.transactions.run(async (trx) => {
-      const live = await trx
-        .selectFrom('tasks')
-        .selectAll()
-        .where('id', '=', id)
-        .where('state', 'in', LIVE)
-        .executeTakeFirst();
+      const [live] = await liveTask(trx, { id });
       if (!live) return undefined;
       const now = Date.now();
       const view = { ...viewOf(live, outcome.data), state, finishedAt: now, error: outcome.error ?? null };
       const succeeded = state === 'succeeded';
       const creditsState =
         live.credits_state === 'reserved' ? (succeeded ? 'settled' : 'refunded') : live.credits_state;
-      const finished = await trx
-        .updateTable('tasks')
-        .set({
-          state,
-          response: JSON.stringify(storedResponse(view)),
-          error: outcome.error ? JSON.stringify(outcome.error) : null,
-          finished_at: now,
-          updated_at: now,
-          input: null,
-          progress: null,
-          credits_state: creditsState,
-          callback_state: live.callback_url ? 'pending' : null,
-        })
-        .where('id', '=', id)
-        .where('state', 'in', LIVE)
-        .returningAll()
-        .executeTakeFirst();
+      const [finished] = await endTask(trx, {
+        id,
+        state,
+        response: JSON.stringify(storedResponse(view)),
+        error: outcome.error ? JSON.stringify(outcome.error) : null,
+        now,
+        creditsState,
+        callbackState: live.callback_url ? 'pending' : null,
+      });
       // Another worker finished it between the read and the move (it held the row first).
       if (!finished) return undefined;
       if (creditsState === 'refunded')
@@ -306,6 +281,58 @@ export class TaskStore {
     return this.db.selectFrom('tasks').select(['id', 'family']).where('state', 'in', LIVE).execute();
   }
 }
+
+// The statements of every task's life, compiled once (store/prepared-query.ts).
+const insertTask = preparedInsert('tasks');
+
+/** queued → running, or running again after a worker died. */
+const startTask = preparedQuery<{ id: string; now: number }, TaskRow>((db, slot) =>
+  db
+    .updateTable('tasks')
+    .set({
+      state: 'running',
+      started_at: sql`coalesce(started_at, ${slot('now')})`,
+      updated_at: slot('now'),
+      runs: sql`runs + 1`,
+    })
+    .where('id', '=', slot('id'))
+    .where('state', 'in', LIVE)
+    .returningAll(),
+);
+
+const liveTask = preparedQuery<{ id: string }, TaskRow>((db, slot) =>
+  db.selectFrom('tasks').selectAll().where('id', '=', slot('id')).where('state', 'in', LIVE),
+);
+
+interface TaskEnd {
+  id: string;
+  state: TaskState;
+  response: string;
+  error: string | null;
+  now: number;
+  creditsState: TaskRow['credits_state'];
+  callbackState: TaskRow['callback_state'];
+}
+
+/** The terminal move, made only while the task is live: the input and progress are let go. */
+const endTask = preparedQuery<TaskEnd, TaskRow>((db, slot) =>
+  db
+    .updateTable('tasks')
+    .set({
+      state: slot('state'),
+      response: slot('response'),
+      error: slot('error'),
+      finished_at: slot('now'),
+      updated_at: slot('now'),
+      input: null,
+      progress: null,
+      credits_state: slot('creditsState'),
+      callback_state: slot('callbackState'),
+    })
+    .where('id', '=', slot('id'))
+    .where('state', 'in', LIVE)
+    .returningAll(),
+);
 
 /** Queues a delivery of `body` (the JSON sent) to the task's callback URL, in `trx`. */
 export async function queueCallback(
