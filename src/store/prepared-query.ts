@@ -62,7 +62,8 @@ export function preparedInsert<T extends keyof Database & string>(
   );
   return async (db, row) => {
     columns ??= Object.keys(row);
-    if (Object.keys(row).length !== columns.length) {
+    const given = Object.keys(row);
+    if (given.length !== columns.length || given.some((column) => !columns?.includes(column))) {
       throw new Error(`${table}: a row with other columns than the first one inserted`);
     }
     await insert(db, row as Record<string, unknown>);

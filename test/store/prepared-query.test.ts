@@ -97,8 +97,11 @@ describe('prepared queries', () => {
 
   it('refuse an insert of a row with other columns than the first', async () => {
     const { url: _url, ...missing } = row('short');
+    // As many columns as the first row, one of them another.
+    const renamed = { ...missing, target: 'https://example.com/hook' };
     for (const { db } of databases) {
       await expect(insertDelivery(db, missing as never)).rejects.toThrow(/other columns than the first/);
+      await expect(insertDelivery(db, renamed as never)).rejects.toThrow(/other columns than the first/);
     }
   });
 });
