@@ -55,6 +55,7 @@ export function preparedInsert<T extends keyof Database & string>(
   table: T,
 ): (db: Kysely<Database>, row: Insertable<Database[T]>) => Promise<void> {
   let columns: string[] | undefined;
+  let named: Set<string> | undefined;
   const insert = preparedQuery<Record<string, unknown>>((db, slot) =>
     db
       .insertInto(table)
@@ -62,8 +63,9 @@ export function preparedInsert<T extends keyof Database & string>(
   );
   return async (db, row) => {
     columns ??= Object.keys(row);
+    named ??= new Set(columns);
     const given = Object.keys(row);
-    if (given.length !== columns.length || given.some((column) => !columns?.includes(column))) {
+    if (given.length !== named.size || given.some((column) => !named?.has(column))) {
       throw new Error(`${table}: a row with other columns than the first one inserted`);
     }
     await insert(db, row as Record<string, unknown>);
