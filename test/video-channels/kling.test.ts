@@ -235,8 +235,10 @@ describe('Kling: failures', () => {
     const job = jobOf('clip', { action: 'text2video', prompt: 'x' }, controller.signal);
     const { error, ms } = await timedFailure(kling().generate(job));
     expect((error as ServiceError).code).toBe('upstream_error');
+    // The message says the abort ended it, not a deadline; the bound only catches an abort
+    // noticed seconds late, with room for a loaded machine (polls are 10 ms apart here).
     expect(error.message).toBe('the request was abandoned');
-    expect(ms).toBeLessThan(500);
+    expect(ms).toBeLessThan(2000);
     const polls = fake.received.length;
     await new Promise((r) => setTimeout(r, 100));
     expect(fake.received.length).toBe(polls);
