@@ -82,6 +82,21 @@ function withoutSolids(raster: GreyRaster, tones: Tones, longest: number): GreyR
 /** The widest gap within a line of the address, in line heights. */
 const ADDRESS_GAP = 1;
 
+/**
+ * The lines of a value set flush left (the address): its lines start where its fullest line
+ * starts, to within this many line heights. A band starting further off is not a line of it: the
+ * edge or corner of a photo printed close beside the value, found as a short "line" at the far
+ * end of the region and read as a character after the address's last one.
+ */
+const FLUSH = 1;
+
+/** `lines` without those that do not start where the fullest of them starts. */
+export function flushLeft(lines: readonly TextLine[], textHeight: number): TextLine[] {
+  const fullest = lines.reduce<TextLine | undefined>((a, l) => (a && a.mass >= l.mass ? a : l), undefined);
+  if (!fullest) return [];
+  return lines.filter((line) => Math.abs(line.x - fullest.x) <= FLUSH * textHeight);
+}
+
 /** The lines of print in `region` (card coordinates), at most `count`, cut out for recognition. */
 function cropsIn(
   card: Canvas,
@@ -97,7 +112,9 @@ function cropsIn(
   const raster = solids ? withoutSolids(grey, tones, LONGEST_STROKE * TEXT_HEIGHT * scale) : grey;
   const found = textLines(raster, tones, TEXT_HEIGHT * scale, widestGap);
   const lines =
-    count === 1 ? [mainLine(found, region)].filter((l) => l !== undefined) : found.slice(0, count);
+    count === 1
+      ? [mainLine(found, region)].filter((l) => l !== undefined)
+      : flushLeft(found, TEXT_HEIGHT * scale).slice(0, count);
   const margin = Math.round(6 * scale);
   return {
     region,
@@ -148,6 +165,7 @@ export function valueCrops(card: Canvas, field: Field, placement: Placement): Va
   // corner of a photo printed close beside it).
   const gap = field === 'address' ? ADDRESS_GAP : undefined;
   const crops = cropsIn(card, region, count, scale, 'black', number, gap);
+  if (field === 'address') return widenedToItsPrint(card, crops, count, scale);
   const line = crops.lines[0];
   if (!number || !line) return crops;
   const grow = TEXT_HEIGHT * scale;
@@ -161,6 +179,62 @@ export function valueCrops(card: Canvas, field: Field, placement: Placement): Va
   if (left === 0 && right === 0) return crops;
   const wider = { ...region, x: region.x - left, width: region.width + left + right };
   return cropsIn(card, wider, count, scale, 'black', number);
+}
+
+/**
+ * How many times, at most, the address's region is widened by a character on its right: a
+ * printer whose photo stands further right than the standard layout's runs the address's
+ * lines on past the standard column, up to its own photo.
+ */
+const ADDRESS_WIDENINGS = 3;
+
+/** A run of ink down a column this many line heights long is no character's: it is a photo's. */
+const TALLEST_INK = 1.4;
+
+/**
+ * The first column of `strip` (card coordinates) with a run of ink down it longer than any
+ * character's, or null: where a photo printed beside the value begins (its clothes, its hair).
+ */
+function photoEdge(card: Canvas, strip: Box, tones: Tones, scale: number): number | null {
+  const grey = regionOf(card, strip, 'black');
+  const threshold = (tones.paper + tones.ink) / 2;
+  const tallest = TALLEST_INK * TEXT_HEIGHT * scale;
+  for (let x = 0; x < grey.width; x++) {
+    let run = 0;
+    for (let y = 0; y < grey.height; y++) {
+      run = grey.data[y * grey.width + x]! < threshold ? run + 1 : 0;
+      if (run > tallest) return strip.x + x;
+    }
+  }
+  return null;
+}
+
+/**
+ * The address's crops, its region widened on the right by a character at a time while a line's
+ * print ends less than a line's gap (ADDRESS_GAP) short of the region's right side: the line may
+ * go on beyond it (a character cut there would be lost, or read as another). The widening stops
+ * short of a photo (ink running down a column longer than a character's), whose clothes or hair
+ * would otherwise be taken for lines of print; beyond the print, the line ends at its gap, and a
+ * photo's corner there is not a line set flush with the address (flushLeft).
+ */
+function widenedToItsPrint(card: Canvas, crops: ValueCrops, count: number, scale: number): ValueCrops {
+  const margin = Math.round(6 * scale);
+  const gap = ADDRESS_GAP * TEXT_HEIGHT * scale;
+  let found = crops;
+  for (let k = 0; k < ADDRESS_WIDENINGS; k++) {
+    const { region } = found;
+    const right = region.x + region.width;
+    // A line ending less than a gap short of the side may go on beyond it.
+    const cut = found.lines.some((line) => line.box.x + line.box.width - margin >= right - gap);
+    if (!cut || right >= card.width || found.lines.length === 0) break;
+    const added = { ...region, x: right, width: Math.min(card.width - right, TEXT_HEIGHT * scale) };
+    const edge = photoEdge(card, added, found.lines[0]!.tones, scale);
+    const end = edge === null ? added.x + added.width : edge - margin;
+    if (end <= right) break;
+    found = cropsIn(card, { ...region, width: end - region.x }, count, scale, 'black', false, ADDRESS_GAP);
+    if (edge !== null) break;
+  }
+  return found;
 }
 
 /** The place of the temporary card's title, read in any colour of print. */
