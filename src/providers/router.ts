@@ -72,6 +72,9 @@ function globToRegExp(glob: string): RegExp {
   );
 }
 
+/** Models whose matching channels are kept at most; past it the memo starts afresh. */
+const MATCHED_MODELS = 1000;
+
 interface Health {
   failures: number;
   coolUntil: number;
@@ -86,6 +89,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export class ChannelRouter<C extends RoutedChannel> {
   private readonly patterns: Map<C, RegExp[]>;
   private readonly health = new Map<string, Health>();
+  private readonly matched = new Map<string, C[][]>();
 
   constructor(
     private readonly channels: readonly C[],
@@ -104,22 +108,39 @@ export class ChannelRouter<C extends RoutedChannel> {
   /** The channels to try for `model`, in order. Cooled-down ones go last rather than away. */
   candidates(capability: string, model: string): C[] {
     const board = this.policy.board;
-    const matching = this.channels.filter(
-      (c) =>
-        c.capability === capability &&
-        !board?.isDisabled(c.name) &&
-        !board?.isAutoDisabled(c.name) &&
-        (this.patterns.get(c) ?? []).some((p) => p.test(model)),
-    );
-    const byPriority = new Map<number, C[]>();
-    for (const channel of matching)
-      byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
-    const ordered = [...byPriority.keys()]
-      .sort((a, b) => a - b)
-      .flatMap((p) => this.weighted(byPriority.get(p) ?? []));
+    const tiers = this.tiersFor(capability, model);
     const now = this.now();
     const cool = (c: C) => (this.health.get(c.name)?.coolUntil ?? 0) > now;
-    return [...ordered.filter((c) => !cool(c)), ...ordered.filter(cool)];
+    const ready: C[] = [];
+    const cooling: C[] = [];
+    for (const tier of tiers) {
+      const open = tier.filter((c) => !board?.isDisabled(c.name) && !board?.isAutoDisabled(c.name));
+      for (const channel of open.length > 1 ? this.weighted(open) : open)
+        (cool(channel) ? cooling : ready).push(channel);
+    }
+    return cooling.length === 0 ? ready : [...ready, ...cooling];
+  }
+
+  /**
+   * The channels whose patterns match `model`, grouped by priority, lowest first. Kept per model
+   * (channels are fixed for the router's life), so that a request does not test every pattern
+   * again; what changes at run time (disabled, cooling) is checked on each request.
+   */
+  private tiersFor(capability: string, model: string): C[][] {
+    const key = `${capability}\u0000${model}`;
+    let tiers = this.matched.get(key);
+    if (tiers) return tiers;
+    const byPriority = new Map<number, C[]>();
+    for (const channel of this.channels) {
+      if (channel.capability !== capability) continue;
+      if (!(this.patterns.get(channel) ?? []).some((p) => p.test(model))) continue;
+      byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
+    }
+    tiers = [...byPriority.keys()].sort((a, b) => a - b).map((p) => byPriority.get(p) as C[]);
+    // Models are what clients send: a client sending endless new names must not grow this forever.
+    if (this.matched.size >= MATCHED_MODELS) this.matched.clear();
+    this.matched.set(key, tiers);
+    return tiers;
   }
 
   /** A weighted random order: each pick is proportional to weight among those left. */

@@ -89,6 +89,18 @@ describe('routing', () => {
     expect(counts()).toEqual([1, 1, 0]);
   });
 
+  it('takes JSON that is not a completion as a failure, and falls back', async () => {
+    const { server, token } = await route([{ priority: 1 }, { priority: 2 }], { retries: 0 });
+    upstreams[0]?.sendNext('"a bare string"');
+    const answer = await server.post('/chatmodel/chat/completions', ask, token);
+    expect(answer.status).toBe(200);
+    expect((answer.body as { model: string }).model).toBe(MODEL);
+    expect(counts()).toEqual([1, 1, 0]);
+    upstreams[0]?.sendNext('[1, 2]');
+    upstreams[1]?.sendNext('null');
+    expectError(await server.post('/chatmodel/chat/completions', ask, token), 502, 'upstream_error');
+  });
+
   it('never retries a request the upstream calls bad', async () => {
     const { server, token } = await route([{ priority: 1 }, { priority: 2 }]);
     upstreams[0]?.failNext(400);

@@ -34,6 +34,8 @@ export interface FakeUpstream {
   received: { body: UpstreamRequest; authorization?: string }[];
   /** Statuses to answer, one per request, before answering normally. */
   failNext(...statuses: number[]): void;
+  /** Bodies to answer with 200 as they are, one per request (a vendor that misbehaves). */
+  sendNext(...bodies: string[]): void;
   /** Delays every answer by this many milliseconds. */
   delay(ms: number): void;
   /** The next answers' content, one per request, before answering by echo again. */
@@ -93,6 +95,7 @@ function read(req: IncomingMessage): Promise<string> {
 export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
   const received: FakeUpstream['received'] = [];
   const failures: number[] = [];
+  const rawBodies: string[] = [];
   const scripted: string[] = [];
   let delayMs = 0;
   let breakAfter: number | undefined;
@@ -107,6 +110,12 @@ export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
     const body = JSON.parse(await read(req)) as UpstreamRequest;
     received.push({ body, authorization: req.headers.authorization });
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    const raw = rawBodies.shift();
+    if (raw !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(raw);
+      return;
+    }
     const failure = failures.shift();
     if (failure !== undefined) {
       res.writeHead(failure, { 'content-type': 'application/json' });
@@ -190,6 +199,7 @@ export async function startFakeUpstream(name: string): Promise<FakeUpstream> {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     received,
     failNext: (...statuses) => failures.push(...statuses),
+    sendNext: (...bodies) => rawBodies.push(...bodies),
     answerNext: (...contents) => scripted.push(...contents),
     delay: (ms) => (delayMs = ms),
     breakNextStreamAfter: (chunks) => (breakAfter = chunks),

@@ -23,20 +23,30 @@ export class OpenAiCompatible implements ChatBackend {
     this.url = `${(channel.base_url ?? '').replace(/\/+$/, '')}/chat/completions`;
   }
 
-  private send(body: ChatRequest, signal: AbortSignal): Promise<UpstreamAnswer> {
+  /** `body` as the upstream gets it: its model renamed, and `changes` on top; the client's own stays as sent. */
+  private send(
+    body: ChatRequest,
+    changes: Partial<ChatRequest>,
+    signal: AbortSignal,
+  ): Promise<UpstreamAnswer> {
     const model = this.channel.model_map[body.model] ?? body.model;
-    return postJson(this.channel, this.url, { ...body, model }, signal);
+    return postJson(this.channel, this.url, { ...body, ...changes, model }, signal);
   }
 
   async complete(body: ChatRequest, signal: AbortSignal): Promise<ChatCompletion> {
-    const response = await this.send({ ...body, stream: false }, signal);
-    const completion = (await jsonOf(this.channel, response)) as ChatCompletion;
-    return { ...completion, model: body.model };
+    const response = await this.send(body, { stream: false }, signal);
+    const completion = (await jsonOf(this.channel, response)) as ChatCompletion | null;
+    if (typeof completion !== 'object' || completion === null || Array.isArray(completion))
+      throw new UpstreamFailure(`${this.channel.name} answered JSON that is not a chat completion`);
+    // Parsed for this request alone: renamed in place rather than copied.
+    completion.model = body.model;
+    return completion;
   }
 
   async *stream(body: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
     const response = await this.send(
-      { ...body, stream: true, stream_options: { ...(body.stream_options ?? {}), include_usage: true } },
+      body,
+      { stream: true, stream_options: { ...(body.stream_options ?? {}), include_usage: true } },
       signal,
     );
     let done = false;
