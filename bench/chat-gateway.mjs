@@ -1,9 +1,10 @@
 // What the benchmarks that run Switchyard as a chat gateway share: a configuration for
-// `switchyard serve` from a dist/ with one chat channel to a loopback upstream, and a token made
-// by that dist's CLI, checked to have the credits asked for.
+// `switchyard serve` from a dist/ with one chat channel to a loopback upstream, a token made by
+// that dist's CLI, checked to have the credits asked for, and `serve` started as users start it.
 import { execFile } from 'node:child_process';
-import { openSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -55,4 +56,24 @@ export async function chatGatewaySetup({ cli, dir, port, upstreamUrl, model, nam
   if (token.credits !== (credits === undefined ? 'unlimited' : Number(credits)))
     throw new Error(`the bench token does not have the credits asked for: ${stdout}`);
   return { file, token, env, logTo: openSync(join(dir, 'server.log'), 'a') };
+}
+
+/**
+ * `serve` as users start it: the tree's bin/switchyard (which picks Node's flags), for the `cli`
+ * (TREE/dist/cli/main.js) and config `file` that chatGatewaySetup made. Answers what to spawn:
+ * bin/switchyard execs Node, so the child's pid is the server's. With `cpuProfDir`, the `node`
+ * that bin/switchyard finds first on the PATH is a script adding `--cpu-prof` (which
+ * NODE_OPTIONS does not take) to the flags the launcher gave.
+ */
+export function serveCommand({ cli, file, env, cpuProfDir }) {
+  const tree = resolve(dirname(cli), '../..');
+  const serve = { command: join(tree, 'bin/switchyard'), args: ['serve', '--config', file], env };
+  if (!cpuProfDir) return serve;
+  const shim = mkdtempSync(join(tmpdir(), 'switchyard-bench-node-'));
+  writeFileSync(
+    join(shim, 'node'),
+    `#!/bin/sh\nexec '${process.execPath}' --cpu-prof '--cpu-prof-dir=${cpuProfDir}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return { ...serve, env: { ...env, PATH: `${shim}:${env.PATH ?? ''}` } };
 }

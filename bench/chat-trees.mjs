@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { chatGatewaySetup } from './chat-gateway.mjs';
+import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
 import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -57,13 +57,13 @@ async function startGateway(tree, index) {
     credits: CREDITS,
     extra: { tokens: { default_rate_per_second: null, default_concurrency: null } },
   });
-  const profile = values['cpu-prof']
-    ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], `tree-${index}`)}`]
-    : [];
-  const child = spawn(process.execPath, [...profile, cli, 'serve', '--config', file], {
+  const serve = serveCommand({
+    cli,
+    file,
     env,
-    stdio: ['ignore', logTo, 'inherit'],
+    cpuProfDir: values['cpu-prof'] ? join(values['cpu-prof'], `tree-${index}`) : undefined,
   });
+  const child = spawn(serve.command, serve.args, { env: serve.env, stdio: ['ignore', logTo, 'inherit'] });
   for (let tries = 0; ; tries += 1) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;

@@ -2,12 +2,12 @@
 // answers at once (bench/chat-upstream.mjs), sent (1) to the upstream directly, (2) through the
 // Portkey gateway (@portkey-ai/gateway, installed from npm into a temporary folder by this script,
 // one Node process, `x-portkey-provider: openai` with `x-portkey-custom-host` pointing at the
-// upstream), and through Switchyard (`/chatmodel/chat/completions`, the real `serve` from dist/
-// with one channel to the upstream) with (3) an unlimited token and (4) a credited one (each
-// request held, settled and recorded against its balance, as most tokens in use are), each server
-// in its own process, all in one run: for each mode (non-streamed, streamed) the four are measured
-// in turn, and the turns repeat for `--rounds` rounds, so that background load falls on all alike;
-// the medians over the rounds are compared.
+// upstream), and through Switchyard (`/chatmodel/chat/completions`, the real `serve` from dist/,
+// started by bin/switchyard as users start it, with one channel to the upstream) with (3) an
+// unlimited token and (4) a credited one (each request held, settled and recorded against its
+// balance, as most tokens in use are), each server in its own process, all in one run: for each
+// mode (non-streamed, streamed) the four are measured in turn, and the turns repeat for `--rounds`
+// rounds, so that background load falls on all alike; the medians over the rounds are compared.
 // Throughput: autocannon at moderate load after a warm-up. Latency: requests sent one at a time,
 // timed with process.hrtime (autocannon counts whole milliseconds); for a gateway, each request is
 // paired with one straight to the upstream, so that the added latency compares like with like.
@@ -24,7 +24,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
-import { chatGatewaySetup } from './chat-gateway.mjs';
+import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
 import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -82,8 +82,8 @@ function temporaryDir(prefix) {
 }
 
 /** Starts a child process; keeps the tail of its stderr to explain a failure. */
-function startChild(args, options = {}) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+function startChild(args, options = {}, command = process.execPath) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   children.add(child);
   child.stderrTail = '';
   child.stderr.on('data', (chunk) => (child.stderrTail = (child.stderrTail + chunk).slice(-4000)));
@@ -156,13 +156,13 @@ async function startSwitchyard(upstream, name, credits) {
   });
   if (created.rate_per_second !== 'unlimited')
     throw new Error(`the bench token is rate-limited: ${JSON.stringify(created)}`);
-  const profile = values['cpu-prof']
-    ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], name)}`]
-    : [];
-  const child = startChild([...profile, cli, 'serve', '--config', file], {
+  const serve = serveCommand({
+    cli,
+    file,
     env,
-    stdio: ['ignore', logTo, 'pipe'],
+    cpuProfDir: values['cpu-prof'] ? join(values['cpu-prof'], name) : undefined,
   });
+  const child = startChild(serve.args, { env: serve.env, stdio: ['ignore', logTo, 'pipe'] }, serve.command);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilUp(`${url}/readyz`, child, name);
   return {

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { chatGatewaySetup } from './chat-gateway.mjs';
+import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
 import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -80,8 +80,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const now = () => performance.now();
 
-function startChild(args, options = {}) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+function startChild(args, options = {}, command = process.execPath) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   children.add(child);
   child.stderrTail = '';
   child.stderr.on('data', (chunk) => (child.stderrTail = (child.stderrTail + chunk).slice(-4000)));
@@ -118,11 +118,8 @@ async function startServer(tree, upstream) {
     name: 'bench-loop',
     credits: CREDITS,
   });
-  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-  const child = startChild([...profile, cli, 'serve', '--config', file], {
-    env,
-    stdio: ['ignore', logTo, 'pipe'],
-  });
+  const serve = serveCommand({ cli, file, env, cpuProfDir: values['cpu-prof'] });
+  const child = startChild(serve.args, { env: serve.env, stdio: ['ignore', logTo, 'pipe'] }, serve.command);
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 30_000;
   for (;;) {

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { chatGatewaySetup } from './chat-gateway.mjs';
+import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
 import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -54,10 +54,8 @@ const { file, token, env, logTo } = await chatGatewaySetup({
   // Tokens made without --rate and --concurrency: no rate or concurrency limit.
   extra: { tokens: { default_rate_per_second: null, default_concurrency: null } },
 });
-const server = spawn(process.execPath, [cli, 'serve', '--config', file], {
-  env,
-  stdio: ['ignore', logTo, 'ignore'],
-});
+const serve = serveCommand({ cli, file, env });
+const server = spawn(serve.command, serve.args, { env: serve.env, stdio: ['ignore', logTo, 'ignore'] });
 const base = `http://127.0.0.1:${port}`;
 for (let up = false; !up; await sleep(100)) {
   up = await request(`${base}/readyz`).then(
