@@ -6,13 +6,15 @@
  * out exposure, dim light, a camera's colour cast and the tint of the card the photo was printed
  * on: under any of them, skin and hair keep their colour relative to the backdrop behind them. The
  * head is anchored at its crown and its middle, which a photographer
- * keeps within a few pixels; the ID-photo standard fixes the scale.
+ * keeps within a few pixels; the ID-photo standard fixes the scale. Backdrop lit by a glare is
+ * still backdrop, and the glare's spot can be taken off the whole photo (findHeads, glare.ts).
  */
 import type { Canvas } from '../../../canvas.js';
 import { planeOf, type Plane } from '../../plane.js';
 import { boxBlur } from '../planes.js';
 import { colourPlanes } from '../sampling.js';
 import { backdropAt, backdropOf } from './backdrop.js';
+import { fitSpot, glareAt, WHITE, withoutGlare } from './glare.js';
 import { headAndShoulders } from './silhouette.js';
 
 /** The working raster: half the printed photo's 310×400. */
@@ -43,38 +45,6 @@ const SIDES_DOWN_TO = Math.round(0.6 * PHOTO_HEIGHT);
 const MIN_DIFFERENCE = 0.04;
 const NOISE_MARGIN = 2;
 
-/** The white a glare lightens towards: the brightest a channel can hold. */
-const WHITE = 255;
-
-/**
- * Whether pixel `i` is the backdrop under a glare. A glare lightens what it falls on towards
- * white, every channel by one share g of its distance to white, so the backdrop behind it is still `backdrop` + g·(white − backdrop) for one g > 0, to
- * within `tolerance` in each channel. Hair, skin and clothes lighter than the backdrop are not:
- * their channels rise by different shares (a face is warm, a backdrop blue or grey), and darker
- * ones do not rise at all.
- */
-function underGlare(
-  planes: readonly Plane[],
-  i: number,
-  backdrop: readonly number[],
-  tolerance: number,
-): boolean {
-  let along = 0;
-  let room = 0;
-  for (let c = 0; c < 3; c++) {
-    const toWhite = WHITE - backdrop[c]!;
-    along += (planes[c]!.data[i]! - backdrop[c]!) * toWhite;
-    room += toWhite * toWhite;
-  }
-  const g = room > 0 ? along / room : 0;
-  if (g <= 0 || g >= 1) return false;
-  for (let c = 0; c < 3; c++) {
-    const lit = backdrop[c]! + g * (WHITE - backdrop[c]!);
-    if (Math.abs(planes[c]!.data[i]! - lit) > tolerance) return false;
-  }
-  return true;
-}
-
 /** First row, from the top, where the foreground is wide for several rows running: the crown. */
 function crownOf(foreground: Uint8Array): number | null {
   const wide = Math.round(0.06 * PHOTO_WIDTH);
@@ -87,12 +57,18 @@ function crownOf(foreground: Uint8Array): number | null {
   return null;
 }
 
-/** The head in `photo` (an ID photo, upright), or null where nothing stands out from a background. */
-export function findHead(photo: Canvas): Head | null {
-  const whole = { x: 0, y: 0, width: photo.width, height: photo.height };
-  const planes = colourPlanes(photo, whole, PHOTO_WIDTH, PHOTO_HEIGHT).map((p) =>
-    boxBlur(p, 1),
-  ) as Head['rgb'];
+interface Measured {
+  rgb: Head['rgb'];
+  grey: Plane;
+  foreground: Uint8Array;
+  /** How much a glare lightened each pixel of the backdrop (NaN elsewhere)… */
+  lit: Float32Array;
+  /** …and the backdrop's room to lighten there, in levels. */
+  room: Float32Array;
+}
+
+/** The planes balanced on their backdrop, and the head and shoulders standing out from it. */
+function measured(planes: readonly Plane[]): Measured {
   const { channels, spread } = backdropOf(
     planes,
     (x, y) => y < TOP_BAND || (y < SIDES_DOWN_TO && (x < SIDE_STRIP || x >= PHOTO_WIDTH - SIDE_STRIP)),
@@ -101,6 +77,8 @@ export function findHead(photo: Canvas): Head | null {
   const rgb = planes.map(() => planeOf(PHOTO_WIDTH, PHOTO_HEIGHT)) as Head['rgb'];
   const grey = planeOf(PHOTO_WIDTH, PHOTO_HEIGHT);
   const differs = new Uint8Array(size);
+  const lit = new Float32Array(size).fill(Number.NaN);
+  const room = new Float32Array(size);
   const backdrop = [0, 0, 0];
   for (let y = 0; y < PHOTO_HEIGHT; y++)
     for (let x = 0; x < PHOTO_WIDTH; x++) {
@@ -116,9 +94,20 @@ export function findHead(photo: Canvas): Head | null {
       }
       grey.data[i] = 0.299 * rgb[0].data[i]! + 0.587 * rgb[1].data[i]! + 0.114 * rgb[2].data[i]!;
       // Backdrop lit by a glare is still backdrop, not hair.
-      differs[i] = difference > threshold && !underGlare(planes, i, backdrop, threshold * white) ? 1 : 0;
+      const g = glareAt(planes, i, backdrop, threshold * white);
+      if (g !== null) lit[i] = g;
+      room[i] = Math.sqrt(
+        ((WHITE - backdrop[0]!) ** 2 + (WHITE - backdrop[1]!) ** 2 + (WHITE - backdrop[2]!) ** 2) / 3,
+      );
+      differs[i] = difference > threshold && !(g !== null && g > 0) ? 1 : 0;
     }
   const foreground = headAndShoulders(differs, PHOTO_WIDTH, PHOTO_HEIGHT);
+  for (let i = 0; i < size; i++) if (foreground[i]) lit[i] = Number.NaN;
+  return { rgb, grey, foreground, lit, room };
+}
+
+/** The head found in the measured planes, or null where no crown stands out. */
+function headOf({ rgb, grey, foreground }: Measured): Head | null {
   const top = crownOf(foreground);
   if (top === null) return null;
   let sum = 0;
@@ -130,4 +119,28 @@ export function findHead(photo: Canvas): Head | null {
         count++;
       }
   return { rgb, grey, foreground, top, centre: sum / count };
+}
+
+const workingPlanes = (photo: Canvas) =>
+  colourPlanes(
+    photo,
+    { x: 0, y: 0, width: photo.width, height: photo.height },
+    PHOTO_WIDTH,
+    PHOTO_HEIGHT,
+  ).map((p) => boxBlur(p, 1));
+
+/** The head in `photo` (an ID photo, upright), or null where nothing stands out from a background. */
+export function findHead(photo: Canvas): Head | null {
+  return headOf(measured(workingPlanes(photo)));
+}
+
+/**
+ * The head in `photo` as it is, and as it is with a glare spot that lights its backdrop taken off
+ * the whole photo (glare.ts); `unglared` is null where no such spot was found.
+ */
+export function findHeads(photo: Canvas): { head: Head | null; unglared: Head | null } {
+  const planes = workingPlanes(photo);
+  const found = measured(planes);
+  const spot = fitSpot(found.lit, found.room, PHOTO_WIDTH, PHOTO_HEIGHT);
+  return { head: headOf(found), unglared: spot && headOf(measured(withoutGlare(planes, spot))) };
 }

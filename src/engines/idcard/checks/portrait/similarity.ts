@@ -1,7 +1,8 @@
 /**
  * Portrait similarity, 0–100, 70 the decision threshold: the steps a face-comparison pipeline
  * takes, without a learned model. Each photo's head is found against its plain background and
- * its colours balanced on that background (findHead); the second head is registered onto the first (shift, roll,
+ * its colours balanced on that background (findHeads: as it is, and with a glare spot taken
+ * off where one lights the backdrop); the second head is registered onto the first (shift, roll,
  * scale); then five distances are measured: the gradient structure of the face (HOG), the
  * outline (silhouette), where the hair is (hairline and style), and the tones of skin and hair.
  * A logistic function of those distances, fitted on photos of the same and of different persons,
@@ -10,7 +11,7 @@
  */
 import type { Canvas } from '../../../canvas.js';
 import { register, type Described } from './align.js';
-import { findHead } from './head.js';
+import { findHeads, type Head } from './head.js';
 import { looksLikeHead } from './presence.js';
 import { descriptorDistance, gradientsOf, shapeOf, UPRIGHT } from './shape.js';
 import { hairMapOf, toneDistance, tonesOf } from './tones.js';
@@ -39,8 +40,7 @@ const GREY: Calibration = {
 /** The fits' even odds are moved from 50 to the decision threshold, 70. */
 const THRESHOLD_SHIFT = Math.log(0.7 / 0.3);
 
-function described(photo: Canvas): Described | null {
-  const head = findHead(photo);
+function described(head: Head | null): Described | null {
   if (head === null || !looksLikeHead(head)) return null;
   const tones = tonesOf(head);
   return { head, tones, hairy: hairMapOf(head, tones), gradients: gradientsOf(head) };
@@ -66,14 +66,27 @@ function distances(a: Described, b: Described) {
   };
 }
 
-/** How alike the persons in two ID photos are, 0–100 with two decimals; 0 when either shows no head. */
-export function portraitSimilarity(a: Canvas, b: Canvas): number {
-  const first = described(a);
-  const second = described(b);
-  if (first === null || second === null) return 0;
+function scoreOf(first: Described, second: Described): number {
   const d = distances(first, second);
   const { weights, bias } = d.coloured ? COLOUR : GREY;
   let logit = bias + THRESHOLD_SHIFT;
   for (const key of Object.keys(weights) as Measure[]) logit -= weights[key] * d[key];
   return Math.round(10_000 / (1 + Math.exp(-logit))) / 100;
+}
+
+/**
+ * How alike the persons in two ID photos are, 0–100 with two decimals; 0 when either shows no
+ * head. A photo whose backdrop a glare spot lights is also compared with the spot taken off
+ * (glare.ts), and the closer of the two comparisons counts: what looks like a spot on the
+ * backdrop can be the card stock in a cut or a backdrop's own shading, which taking it off
+ * would spoil, and the photo as it is then compares as before.
+ */
+export function portraitSimilarity(a: Canvas, b: Canvas): number {
+  const [heads, references] = [findHeads(a), findHeads(b)];
+  const first = described(heads.head);
+  const second = described(references.head);
+  if (first === null || second === null) return 0;
+  const firsts = [first, described(heads.unglared)].filter((d) => d !== null);
+  const seconds = [second, described(references.unglared)].filter((d) => d !== null);
+  return Math.max(...firsts.flatMap((f) => seconds.map((s) => scoreOf(f, s))));
 }
