@@ -17,10 +17,14 @@ async function* relay(
 ): AsyncGenerator<ChatCompletionChunk> {
   try {
     for (let next = first; !next.done; next = await rest.next()) {
-      const { usage, ...chunk } = next.value;
+      const value = next.value;
+      const usage = value.usage;
       if (usage) keep(usage as TokenUsage);
-      if (includeUsage && usage) yield next.value;
-      else if (chunk.choices.length > 0) yield chunk as ChatCompletionChunk;
+      if (includeUsage && usage) yield value;
+      else if (value.choices.length === 0) continue;
+      // The usage member (the upstream sends it because we ask) leaves unless the client asked.
+      else if (value.usage === undefined) yield value;
+      else yield withoutUsage(value);
     }
   } catch (error) {
     if (error instanceof UpstreamFailure) throw new ServiceError('upstream_error', error.message);
@@ -29,6 +33,11 @@ async function* relay(
     // Stopped early (the client left): let the backend release its stream.
     await rest.return?.();
   }
+}
+
+function withoutUsage(chunk: ChatCompletionChunk): ChatCompletionChunk {
+  const { usage: _usage, ...rest } = chunk;
+  return rest as ChatCompletionChunk;
 }
 
 export class ChatCapability implements Capability {

@@ -59,7 +59,9 @@ export class OpenAiCompatible implements ChatBackend {
           throw new UpstreamFailure(
             `${this.channel.name} failed mid-stream: ${chunk.error.message ?? 'error'}`,
           );
-        yield { ...chunk, model: body.model };
+        // Parsed for this request alone: renamed in place rather than copied.
+        chunk.model = body.model;
+        yield chunk;
       }
     } catch (error) {
       if (error instanceof UpstreamFailure) throw error;
