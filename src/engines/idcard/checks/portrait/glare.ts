@@ -135,7 +135,31 @@ export function fitSpot(g: Float32Array, room: Float32Array, width: number, heig
         }
       }
   }
-  return best && best.strength >= WEAKEST ? best : null;
+  if (best === null) return null;
+  // Then finer, around the best of the grid: the spot's middle to a pixel or two, its size to a tenth.
+  const coarse: Spot = best;
+  for (const share of [0.8, 0.9, 1, 1.1, 1.25])
+    for (let dy = -GRID; dy <= GRID; dy += 2)
+      for (let dx = -GRID; dx <= GRID; dx += 2) {
+        const spot = { x: coarse.x + dx, y: coarse.y + dy, radius: coarse.radius * share, strength: 0 };
+        const spread = 2 * spot.radius * spot.radius;
+        let gk = 0;
+        let kk = 0;
+        for (let j = 0; j < n; j++) {
+          const k = Math.exp(-((xs[j]! - spot.x) ** 2 + (ys[j]! - spot.y) ** 2) / spread);
+          const wk = ws[j]! * k;
+          gk += wk * gs[j]!;
+          kk += wk * k;
+        }
+        if (kk <= 0 || gk <= 0) continue;
+        spot.strength = Math.min(STRONGEST, gk / kk);
+        const error = sumG2 - 2 * spot.strength * gk + spot.strength * spot.strength * kk;
+        if (error < bestError) {
+          bestError = error;
+          best = spot;
+        }
+      }
+  return best.strength >= WEAKEST ? best : null;
 }
 
 /** The planes with `spot`'s glare taken off: each pixel's (seen − white·g) / (1 − g). */
