@@ -1,6 +1,6 @@
 /** The pieces every page is made of: loading state, errors where they happen, empty states, tables. */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
 export interface Loaded<T> {
@@ -124,10 +124,22 @@ export function Section({
 }
 
 /** A table that scrolls sideways on a phone rather than squeezing its columns. */
+/**
+ * A data table. On a phone each row is drawn as a card of label and value (style.css, `.stacks`)
+ * rather than scrolled sideways: the labels are the column headings, copied onto the cells after
+ * every render.
+ */
 export function Table({ caption, children }: { caption: string; children: ComponentChildren }) {
+  const table = useRef<HTMLTableElement>(null);
+  useLayoutEffect(() => {
+    const headings = [...(table.current?.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent ?? '');
+    for (const body of table.current?.tBodies ?? [])
+      for (const row of body.rows)
+        for (const cell of row.cells) cell.dataset.label = headings[cell.cellIndex] ?? '';
+  });
   return (
     <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
-      <table>
+      <table ref={table} class="stacks">
         <caption class="sr-only">{caption}</caption>
         {children}
       </table>

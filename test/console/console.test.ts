@@ -151,6 +151,11 @@ describe('the console in a browser', () => {
       expect(await accessibilityViolations(phone.page), `${id} on a phone`).toEqual([]);
       const overflow = await phone.page.evaluate('document.documentElement.scrollWidth - innerWidth');
       expect(overflow, `${id} fits a phone's width`).toBeLessThanOrEqual(0);
+      // Tables too: a row is drawn as a card of headings and values, not scrolled sideways.
+      const sideways = await phone.page.evaluate(
+        "[...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth).length",
+      );
+      expect(sideways, `${id}: tables fit a phone's width`).toBe(0);
       expectClean(phone);
     }
     await phone.page.context().close();
