@@ -1,5 +1,5 @@
-// What every benchmark shares: the machine it ran on, a free port, a process's CPU time, and
-// where results go.
+// What every benchmark shares: the machine it ran on, a free port, a process's CPU time, where
+// results go, and the Node flags the launcher gives the server.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -44,4 +44,15 @@ export function cpuSeconds(pid) {
 export function saveReport(name, report) {
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL(`./results/${name}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/**
+ * The Node flags bin/switchyard starts the server with (its `young=` line), for a benchmark that
+ * runs the server's code in a process of its own rather than through the launcher.
+ */
+export function launcherFlags() {
+  const launcher = readFileSync(new URL('../bin/switchyard', import.meta.url), 'utf8');
+  const young = /^young=(\S+)$/m.exec(launcher)?.[1];
+  if (!young) throw new Error('bin/switchyard no longer sets young=…: update launcherFlags');
+  return [young];
 }

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
+import { cpuSeconds, freePort, launcherFlags, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, callbacks: { type: 'string', default: '5000' } },
@@ -20,6 +20,8 @@ const callbackCount = Number(values.callbacks);
 const child = spawn(
   process.execPath,
   [
+    // As the launcher starts `serve`.
+    ...launcherFlags(),
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
     new URL('./tasks-server.mjs', import.meta.url).pathname,
     String(await freePort()),
