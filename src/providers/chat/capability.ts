@@ -23,7 +23,7 @@ async function* relay(
       if (includeUsage && usage) yield value;
       else if (value.choices.length === 0) continue;
       // The usage member (the upstream sends it because we ask) leaves unless the client asked.
-      else if (value.usage === undefined) yield value;
+      else if (usage === undefined) yield value;
       else yield withoutUsage(value);
     }
   } catch (error) {
