@@ -25,8 +25,8 @@ beforeAll(async () => {
   fake = await startFakeKling(await tinyMp4(), { access: ACCESS, secret: SECRET, preMade: PRE_MADE });
 });
 afterAll(() => fake.close());
-afterEach(() => {
-  fake.received.length = 0;
+afterEach(async () => {
+  await fake.settle();
   fake.book.reset();
 });
 

@@ -23,8 +23,8 @@ beforeAll(async () => {
   fake = await startFakeMiniMax(await tinyMp4(), KEY);
 });
 afterAll(() => fake.close());
-afterEach(() => {
-  fake.received.length = 0;
+afterEach(async () => {
+  await fake.settle();
   fake.book.reset();
 });
 

@@ -24,8 +24,8 @@ beforeAll(async () => {
   fake = await startFakeSeedance(await tinyMp4(), KEY);
 });
 afterAll(() => fake.close());
-afterEach(() => {
-  fake.received.length = 0;
+afterEach(async () => {
+  await fake.settle();
   fake.book.reset();
 });
 

@@ -137,5 +137,13 @@ export async function startFakeMiniMax(video: Buffer, key: string): Promise<Fake
 
   const server = await startFake(route, failure, video);
   base = server.baseUrl;
-  return { ...server, book, failNextWithCode: (...scripted) => codes.push(...scripted) };
+  return {
+    ...server,
+    book,
+    failNextWithCode: (...scripted) => codes.push(...scripted),
+    settle: async () => {
+      await server.settle();
+      codes.length = 0;
+    },
+  };
 }

@@ -32,8 +32,17 @@ export interface FakeServer {
   to(path: string): Received[];
   /** Statuses to answer the next requests with, one each, before answering normally. */
   failNext(...statuses: number[]): void;
+  /**
+   * Between tests: waits until requests already on their way have been answered (a poll in
+   * flight when its job was abandoned reaches the fake after its test ended, and would take the
+   * next test's scripted failure), then forgets the scripted failures and what was received.
+   */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Bytes already on a loopback socket become a request within this time, even on a busy machine. */
+const IN_FLIGHT_MS = 30;
 
 /** Where a finished task's video is served, on the fake itself. */
 export const VIDEO_PATH = '/media/';
@@ -58,7 +67,14 @@ export async function startFake(
 ): Promise<FakeServer> {
   const received: Received[] = [];
   const failures: number[] = [];
+  let open = 0;
+  const idle: (() => void)[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    open += 1;
+    res.once('close', () => {
+      open -= 1;
+      if (open === 0) for (const wake of idle.splice(0)) wake();
+    });
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       if (url.pathname.startsWith(VIDEO_PATH)) {
@@ -93,6 +109,12 @@ export async function startFake(
     received,
     to: (path) => received.filter((r) => (path.endsWith('/') ? r.path.startsWith(path) : r.path === path)),
     failNext: (...statuses) => failures.push(...statuses),
+    settle: async () => {
+      await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_MS));
+      if (open > 0) await new Promise<void>((resolve) => idle.push(resolve));
+      failures.length = 0;
+      received.length = 0;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
