@@ -1,8 +1,8 @@
 /**
- * What one batch of holds and settlements writes, decided in memory from the balances read under
- * the batch's lock (hold-batches.ts): holds in arrival order, each refused when the balance left
- * cannot cover it (so no balance goes below zero); settlements whose hold was still there give
- * back what the request did not use.
+ * What one batch of holds, settlements and charges writes, decided in memory from the balances
+ * read under the batch's lock (hold-batches.ts): holds and charges in arrival order, each refused
+ * when the balance left cannot cover it (so no balance goes below zero); settlements whose hold
+ * was still there give back what the request did not use.
  */
 import type { Insertable } from 'kysely';
 import type { HoldTable, LedgerTable } from '../store/tables.js';
@@ -11,10 +11,12 @@ import { entryOf } from './ledger.js';
 export type Op =
   | { kind: 'hold'; tokenId: string; amount: number; traceId: string }
   /** Gives back `refund` of the hold (all of it for a failed request), and ends the hold. */
-  | { kind: 'settle'; tokenId: string; refund: number; traceId: string };
+  | { kind: 'settle'; tokenId: string; refund: number; traceId: string }
+  /** Takes what an admitted request cost (admission.ts), with no hold before it. */
+  | { kind: 'charge'; tokenId: string; amount: number; traceId: string };
 
 export interface BatchWrites {
-  /** Per op: false for a hold the balance could not cover. */
+  /** Per op: false for a hold or a charge the balance could not cover. */
   outcome: boolean[];
   /** The new balances of the tokens that changed. */
   balances: Map<string, number>;
@@ -24,7 +26,7 @@ export interface BatchWrites {
 
 /** The tokens whose balances the batch reads: settlements that give nothing back touch none. */
 export function touchedTokens(batch: readonly Op[]): string[] {
-  const ids = batch.filter((op) => op.kind === 'hold' || op.refund > 0).map((op) => op.tokenId);
+  const ids = batch.filter((op) => op.kind !== 'settle' || op.refund > 0).map((op) => op.tokenId);
   // Sorted, so that two nodes lock the same rows in one order.
   return [...new Set(ids)].sort();
 }
@@ -63,7 +65,8 @@ export function decide(
     } else if (balance < op.amount) writes.outcome.push(false);
     else {
       move(op, balance, -op.amount);
-      writes.holds.push({ trace_id: op.traceId, token_id: op.tokenId, amount: op.amount, created_at: now });
+      if (op.kind === 'hold')
+        writes.holds.push({ trace_id: op.traceId, token_id: op.tokenId, amount: op.amount, created_at: now });
       writes.outcome.push(true);
     }
   }

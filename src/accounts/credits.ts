@@ -1,9 +1,12 @@
 /**
  * Credit spending, every change written to the ledger. A task's price is taken in its
  * submission's transaction and refunded in its terminal move's, each one conditional UPDATE so
- * that concurrent spending never crosses zero. A synchronous request holds its price through
- * the group commit of hold-batches.ts and gives back what it did not use once answered. A token
- * with no balance (null) is unlimited and never written to.
+ * that concurrent spending never crosses zero. A synchronous request goes through the group
+ * commit of hold-batches.ts: on PostgreSQL, where nodes share balances, it holds its price before
+ * its work and gives back what it did not use once answered; on SQLite it is admitted in memory
+ * (admission.ts) and charged once, what it cost, before its answer is sent, unless its answer
+ * streams, which needs a hold first. A token with no balance (null) is unlimited and never
+ * written to.
  */
 import type { Kysely } from 'kysely';
 import { sqliteHandleOf, type Db } from '../store/database.js';
@@ -11,6 +14,7 @@ import { postgresWriter, sqliteWriter } from './batch-writers.js';
 import type { Database } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 import { HoldBatches } from './hold-batches.js';
+import { Admission } from './admission.js';
 import { changeBalance } from './ledger.js';
 
 /** Who pays: an unlimited token (no balance, fixed at creation) is never written to. */
@@ -49,32 +53,88 @@ export function usedUp(amount: number): ServiceError {
 
 export interface Reservation {
   readonly amount: number;
+  /**
+   * Holds the credits durably, before an answer starts whose cost is known only at its end (a
+   * stream); used_up when the balance no longer covers them. Once at most, before `settle`.
+   */
+  secure(): Promise<void>;
   /** Keeps `cost` (at most the amount held) and returns the rest; once. */
   settle(cost: number): Promise<void>;
   /** Returns the credits; safe to call more than once. */
   refund(): Promise<void>;
 }
 
+/** An unlimited balance has nothing to take or give back: no write at all. */
+const FREE: Reservation = {
+  amount: 0,
+  secure: async () => {},
+  settle: async () => {},
+  refund: async () => {},
+};
+
 export class Credits {
   private readonly batches: HoldBatches;
+  /** On SQLite only: one database, so a request needs no hold to be charged exactly. */
+  private readonly admission: Admission | undefined;
 
   constructor(db: Db) {
     const sqlite = sqliteHandleOf(db);
     this.batches = new HoldBatches(db, sqlite ? sqliteWriter(db, sqlite) : postgresWriter(db));
+    this.admission = sqlite ? new Admission(sqlite) : undefined;
   }
 
-  /** Holds the credits of a synchronous request; what it does not keep is given back once. */
+  /** Reserves the credits of a synchronous request; what it does not keep is never taken. */
   async reserve(payer: Payer, amount: number, traceId: string): Promise<Reservation> {
-    // An unlimited balance has nothing to take or give back: no write at all.
-    if (payer.credits === null || amount <= 0)
-      return { amount: 0, settle: async () => {}, refund: async () => {} };
-    if (!(await this.batches.hold(payer.id, amount, traceId))) throw usedUp(amount);
+    if (payer.credits === null || amount <= 0) return FREE;
+    return this.admission
+      ? this.admit(this.admission, payer.id, amount, traceId)
+      : this.hold(payer.id, amount, traceId);
+  }
+
+  /** A durable hold, settled by giving back what the request did not use, once. */
+  private async hold(tokenId: string, amount: number, traceId: string): Promise<Reservation> {
+    if (!(await this.batches.hold(tokenId, amount, traceId))) throw usedUp(amount);
     let ended: Promise<void> | undefined;
-    const end = (refund: number) => (ended ??= this.batches.settle(payer.id, traceId, refund));
+    const end = (refund: number) => (ended ??= this.batches.settle(tokenId, traceId, refund));
     return {
       amount,
+      secure: async () => {},
       settle: (cost) => end(amount - Math.min(cost, amount)),
       refund: () => end(amount),
+    };
+  }
+
+  /** Counted in memory; charged once, what it cost, unless secured into a hold first. */
+  private admit(admission: Admission, tokenId: string, amount: number, traceId: string): Reservation {
+    if (!admission.admit(tokenId, amount)) throw usedUp(amount);
+    let released = false;
+    const release = () => {
+      if (!released) admission.release(tokenId, amount);
+      released = true;
+    };
+    let held: Reservation | undefined;
+    let charged: Promise<void> | undefined;
+    const charge = async (cost: number) => {
+      try {
+        if (cost > 0 && !(await this.batches.charge(tokenId, cost, traceId))) throw usedUp(cost);
+      } finally {
+        release();
+      }
+    };
+    return {
+      amount,
+      secure: async () => {
+        try {
+          held = await this.hold(tokenId, amount, traceId);
+        } finally {
+          release();
+        }
+      },
+      settle: (cost) => (held ? held.settle(cost) : (charged ??= charge(Math.min(cost, amount)))),
+      refund: async () => {
+        if (held) await held.refund();
+        else release();
+      },
     };
   }
 

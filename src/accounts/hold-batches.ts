@@ -1,8 +1,8 @@
 /**
- * The credits of synchronous requests, by group commit (DECISIONS section 12). Holds and
- * settlements that arrive while a batch is being written wait for the next one; each batch is
- * one transaction: the token rows locked and read, every hold and settlement decided in memory
- * in arrival order (a hold the balance cannot cover is refused, so no balance goes below zero),
+ * The credits of synchronous requests, by group commit (DECISIONS section 12). Holds, settlements
+ * and charges that arrive while a batch is being written wait for the next one; each batch is
+ * one transaction: the token rows locked and read, every op decided in memory in arrival order
+ * (a hold or a charge the balance cannot cover is refused, so no balance goes below zero),
  * then one balance write per token, the ledger entries and the hold rows in a statement each. A
  * request learns its outcome only once its batch committed: an answer is sent after its charge is
  * durable, so a crash never leaves a sent answer uncharged. A settlement deletes its hold row
@@ -33,6 +33,13 @@ export class HoldBatches {
   hold(tokenId: string, amount: number, traceId: string): Promise<boolean> {
     return new Promise((resolve, reject) =>
       this.push({ kind: 'hold', tokenId, amount, traceId, resolve, reject }),
+    );
+  }
+
+  /** Takes `amount` for a request that held nothing (admission.ts); false when not covered. */
+  charge(tokenId: string, amount: number, traceId: string): Promise<boolean> {
+    return new Promise((resolve, reject) =>
+      this.push({ kind: 'charge', tokenId, amount, traceId, resolve, reject }),
     );
   }
 

@@ -98,7 +98,9 @@ export function handler(services: Services) {
               accept: caller.accept,
               signal: controller.signal,
             });
+      // A streamed answer's cost is known only at its end: its credits are held before it starts.
       if (answer instanceof LineStream) {
+        await reservation.secure();
         const lines = await answer.start();
         return sendStream(reply, lines, NDJSON, async (ok) => {
           caller.charged = ok ? charge.actual(undefined) : 0;
@@ -106,6 +108,10 @@ export function handler(services: Services) {
         });
       }
       if (answer instanceof EventStream) {
+        await reservation.secure().catch((error: unknown) => {
+          controller.abort(); // the upstream is generating already: stop it
+          throw error;
+        });
         return sendStream(reply, answer.events, SERVER_SENT_EVENTS, async (ok, clientLeft) => {
           const usage = answer.usage();
           // A broken stream is charged for what it used when that is known. Unknown: a stream

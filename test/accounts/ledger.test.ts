@@ -2,8 +2,10 @@
  * The credit ledger, on SQLite and on PostgreSQL + Redis, after real requests: every change of a
  * balance is an entry and the entries sum to the balance. Many concurrent charged requests never
  * spend past the balance; a failed request and a failed task are refunded once; a hold whose
- * request never settled is given back by expiry; a database from before the ledger opens each
- * balance with an entry.
+ * request never settled is given back by expiry; a streamed answer holds before it starts; on
+ * SQLite a request is admitted in memory and its answer charged once, or refused when its balance
+ * was spent elsewhere meanwhile; a database from before the ledger opens each balance with an
+ * entry.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,10 +98,17 @@ describe.each(BACKENDS)('%s', (backend) => {
     const good = await server.post('/serp/web', { query: 'ledger' }, payer.secret);
     expect(good.status).toBe(200);
     const entries = await payer.entries();
+    // PostgreSQL holds the price before the work and gives it back; SQLite charges only an answer.
+    const heldAndGivenBack: [string, number, number, string | null][] =
+      backend === 'embedded'
+        ? []
+        : [
+            ['charge', -2, 8, failed.headers.get('x-trace-id')],
+            ['refund', 2, 10, failed.headers.get('x-trace-id')],
+          ];
     expect(entries.map((e) => [e.kind, Number(e.delta), Number(e.balance_after), e.trace_id])).toEqual([
       ['topup', 10, 10, null],
-      ['charge', -2, 8, failed.headers.get('x-trace-id')],
-      ['refund', 2, 10, failed.headers.get('x-trace-id')],
+      ...heldAndGivenBack,
       ['charge', -1, 9, good.headers.get('x-trace-id')],
     ]);
     expect(sum(entries)).toBe(await payer.balance());
@@ -125,6 +134,8 @@ describe.each(BACKENDS)('%s', (backend) => {
   it('gives back a hold whose request never settled, once, when it expires', async () => {
     const payer = await account(server, 4);
     const reservation = await server.services.credits.reserve(payer.token, 3, `lost-${Math.random()}`);
+    // As a streamed answer does before its first event.
+    await reservation.secure();
     expect(reservation.amount).toBe(3);
     expect(await payer.balance()).toBe(1);
     await new Promise((r) => setTimeout(r, 5));
@@ -136,6 +147,24 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect(entries.map((e) => e.kind)).toEqual(['topup', 'charge', 'refund']);
     expect(entries[2]?.note).toBe('the request ended without being answered');
     expect(sum(entries)).toBe(4);
+  });
+
+  it('holds a streamed answer before it starts and gives back what it did not use', async () => {
+    const payer = await account(server, 10);
+    const trace = `stream-${Math.random()}`;
+    const reservation = await server.services.credits.reserve(payer.token, 6, trace);
+    await reservation.secure();
+    expect(await payer.balance()).toBe(4);
+    expect(await payer.holds()).toBe(1);
+    await reservation.settle(2);
+    expect(await payer.balance()).toBe(8);
+    const entries = await payer.entries();
+    expect(entries.map((e) => [e.kind, Number(e.delta), e.trace_id])).toEqual([
+      ['topup', 10, null],
+      ['charge', -6, trace],
+      ['refund', 4, trace],
+    ]);
+    expect(await payer.holds()).toBe(0);
   });
 });
 
@@ -193,5 +222,76 @@ describe('a database from before the ledger', () => {
       await old.destroy();
       await shared.release();
     }
+  });
+});
+
+describe('SQLite: requests admitted in memory', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({}, { backend: 'embedded' });
+  });
+  afterAll(() => server?.close());
+
+  async function account(credits: number) {
+    const { token } = await server.services.tokens.create({ name: `a${Math.random()}`, credits });
+    const db = server.services.db;
+    return {
+      token,
+      balance: async () =>
+        Number(
+          (await db.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst())
+            ?.credits,
+        ),
+      entries: () =>
+        db.selectFrom('ledger').selectAll().where('token_id', '=', token.id).orderBy('id').execute(),
+      holds: async () =>
+        (await db.selectFrom('holds').selectAll().where('token_id', '=', token.id).execute()).length,
+    };
+  }
+
+  it('admits a request in memory and charges what it cost, once, before its answer', async () => {
+    const payer = await account(10);
+    const credits = server.services.credits;
+    const trace = `admitted-${Math.random()}`;
+    const first = await credits.reserve(payer.token, 6, trace);
+    // Nothing is written before the answer; the 6 in flight count against the balance.
+    expect(await payer.balance()).toBe(10);
+    await expect(credits.reserve(payer.token, 5, 'second')).rejects.toMatchObject({ code: 'used_up' });
+    const small = await credits.reserve(payer.token, 4, 'small');
+    await small.refund();
+    await first.settle(2);
+    await first.refund();
+    expect(await payer.balance()).toBe(8);
+    // What the first did not use is free again.
+    const next = await credits.reserve(payer.token, 8, 'next');
+    await next.refund();
+    const entries = await payer.entries();
+    expect(entries.map((e) => [e.kind, Number(e.delta), Number(e.balance_after), e.trace_id])).toEqual([
+      ['topup', 10, 10, null],
+      ['charge', -2, 8, trace],
+    ]);
+    expect(await payer.holds()).toBe(0);
+  });
+
+  it('refuses the answer of an admitted request whose balance was spent elsewhere meanwhile', async () => {
+    const payer = await account(10);
+    const credits = server.services.credits;
+    const admitted = await credits.reserve(payer.token, 6, `raced-${Math.random()}`);
+    // An administrator's deduction does not see what this process admitted.
+    await server.services.admin.tokens.credit(payer.token.id, -7, 'raced', 'test');
+    await expect(admitted.settle(6)).rejects.toMatchObject({ code: 'used_up' });
+    await admitted.refund();
+    expect(await payer.balance()).toBe(3);
+    expect((await payer.entries()).map((e) => e.kind)).toEqual(['topup', 'adjustment']);
+    // Released: the 3 left are admitted again.
+    const after = await credits.reserve(payer.token, 3, 'after');
+    await after.refund();
+    // A stream is held before its first byte: refused the same way when the balance went.
+    const streamed = await credits.reserve(payer.token, 3, 'streamed');
+    await server.services.admin.tokens.credit(payer.token.id, -1, 'raced', 'test');
+    await expect(streamed.secure()).rejects.toMatchObject({ code: 'used_up' });
+    await streamed.refund();
+    expect(await payer.balance()).toBe(2);
+    expect(await payer.holds()).toBe(0);
   });
 });

@@ -5,7 +5,8 @@
  * ended every task and its sweep has given back the holds of the requests that died, the books
  * are exact: an answered search kept its price once, a search that failed kept nothing, a search
  * cut off by the kill kept nothing unless its charge was settled just before the kill, every
- * hold the dead process left was refunded once, a failed or expired task was refunded once and
+ * hold the dead process left (PostgreSQL holds a search's price before its work; SQLite writes
+ * only its charge, before its answer) was refunded once, a failed or expired task was refunded once and
  * a succeeded one charged once, and the balance is the sum of its ledger and never went below
  * zero.
  */
@@ -167,11 +168,13 @@ describe.each(BACKENDS)('%s', (backend) => {
         `${accepted.length} tasks accepted, ${cutOff} requests cut off; ` +
         `${atKill.holds.length} holds open, ${live.length} tasks live`,
     );
-    // The kill must leave answered and unanswered requests, open holds and live tasks behind.
+    // The kill must leave answered and unanswered requests and live tasks behind; on PostgreSQL
+    // open holds too, while on SQLite a search in flight has written nothing yet.
     expect(answered.length).toBeGreaterThan(0);
     expect(accepted.length).toBeGreaterThan(0);
     expect(cutOff).toBeGreaterThan(0);
-    expect(atKill.holds.length).toBeGreaterThan(0);
+    if (backend === 'embedded') expect(atKill.holds).toEqual([]);
+    else expect(atKill.holds.length).toBeGreaterThan(0);
     expect(live.length).toBeGreaterThan(0);
 
     configure(1);
