@@ -3,17 +3,33 @@
  * whose answer is sent whole, once its cost is known, needs no durable hold: its one durable write
  * is the charge of what it cost, committed before the answer goes out. Until then this process
  * counts what its requests in flight may spend, per token, and admits a request only while the
- * balance read now covers it and them. The count is an estimate for this process alone (a task
- * submission, an administrator's deduction or another process may spend meanwhile), so it decides
- * nothing on its own: the charge is conditional on the balance, and a request whose charge the
- * balance no longer covers is refused rather than answered. No balance goes below zero and no
- * answer leaves uncharged; a process that dies leaves nothing to give back.
+ * balance covers it and them. The count is an estimate for this process alone (a task submission,
+ * an administrator's deduction or another process may spend meanwhile), so it decides nothing on
+ * its own: the charge is conditional on the balance, and a request whose charge the balance no
+ * longer covers is refused rather than answered. No balance goes below zero and no answer leaves
+ * uncharged; a process that dies leaves nothing to give back.
+ *
+ * The balance is read from the database at most every FRESH_MS while a token has requests in
+ * flight, and lowered by what this process charged since: a read costs more than the rest of the
+ * admission (each one a read transaction of its own). A request the remembered balance would
+ * refuse is decided on a fresh read, so a top-up counts at once.
  */
 import type SqliteDatabase from 'better-sqlite3';
 
+/** How long a balance read serves further admissions of the same token. */
+const FRESH_MS = 100;
+
+interface Count {
+  /** The balance last read, less what this process charged since; null: unlimited. */
+  balance: number | null;
+  readAt: number;
+  /** The most the token's admitted requests may still spend. */
+  spending: number;
+}
+
 export class Admission {
-  /** Per token, the most its admitted requests may still spend. */
-  private readonly inFlight = new Map<string, number>();
+  /** Per token with requests in flight. */
+  private readonly counts = new Map<string, Count>();
   private readonly balanceOf: SqliteDatabase.Statement<[string], { credits: number | null }>;
 
   constructor(sqlite: SqliteDatabase.Database) {
@@ -22,19 +38,35 @@ export class Admission {
 
   /** Counts `amount` against the token's balance; false when the balance cannot cover it. */
   admit(tokenId: string, amount: number): boolean {
-    const row = this.balanceOf.get(tokenId);
-    if (row === undefined) return false;
-    const spending = this.inFlight.get(tokenId) ?? 0;
-    // A balance made unlimited meanwhile covers anything; the charge will then write nothing.
-    if (row.credits !== null && Number(row.credits) - spending < amount) return false;
-    this.inFlight.set(tokenId, spending + amount);
+    const now = Date.now();
+    let count = this.counts.get(tokenId);
+    if (count === undefined || now - count.readAt > FRESH_MS || !covers(count, amount)) {
+      const row = this.balanceOf.get(tokenId);
+      if (row === undefined) return false;
+      const balance = row.credits === null ? null : Number(row.credits);
+      count = { balance, readAt: now, spending: count?.spending ?? 0 };
+      this.counts.set(tokenId, count);
+      if (!covers(count, amount)) return false;
+    }
+    count.spending += amount;
     return true;
   }
 
-  /** The request ended: its `amount` no longer counts. */
-  release(tokenId: string, amount: number): void {
-    const left = (this.inFlight.get(tokenId) ?? 0) - amount;
-    if (left > 0) this.inFlight.set(tokenId, left);
-    else this.inFlight.delete(tokenId);
+  /**
+   * The request ended: its `amount` no longer counts, and `charged` of it was taken (committed).
+   * `stale` when its charge was refused: the balance changed elsewhere, so it is read again.
+   */
+  release(tokenId: string, amount: number, charged: number, stale = false): void {
+    const count = this.counts.get(tokenId);
+    if (count === undefined) return;
+    count.spending -= amount;
+    if (count.balance !== null) count.balance -= charged;
+    if (stale) count.readAt = 0;
+    if (count.spending <= 0) this.counts.delete(tokenId);
   }
+}
+
+/** A balance made unlimited meanwhile covers anything; the charge will then write nothing. */
+function covers(count: Count, amount: number): boolean {
+  return count.balance === null || count.balance - count.spending >= amount;
 }

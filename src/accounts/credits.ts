@@ -108,32 +108,34 @@ export class Credits {
   private admit(admission: Admission, tokenId: string, amount: number, traceId: string): Reservation {
     if (!admission.admit(tokenId, amount)) throw usedUp(amount);
     let released = false;
-    const release = () => {
-      if (!released) admission.release(tokenId, amount);
+    const release = (charged: number, stale = false) => {
+      if (!released) admission.release(tokenId, amount, charged, stale);
       released = true;
     };
     let held: Reservation | undefined;
     let charged: Promise<void> | undefined;
     const charge = async (cost: number) => {
-      try {
-        if (cost > 0 && !(await this.batches.charge(tokenId, cost, traceId))) throw usedUp(cost);
-      } finally {
-        release();
+      if (cost > 0 && !(await this.batches.charge(tokenId, cost, traceId))) {
+        release(0, true);
+        throw usedUp(cost);
       }
+      release(cost);
     };
     return {
       amount,
       secure: async () => {
         try {
           held = await this.hold(tokenId, amount, traceId);
-        } finally {
-          release();
+          release(amount);
+        } catch (error) {
+          release(0, true);
+          throw error;
         }
       },
       settle: (cost) => (held ? held.settle(cost) : (charged ??= charge(Math.min(cost, amount)))),
       refund: async () => {
         if (held) await held.refund();
-        else release();
+        else release(0);
       },
     };
   }

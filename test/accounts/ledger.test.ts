@@ -264,11 +264,15 @@ describe('SQLite: requests admitted in memory', () => {
     expect(await payer.balance()).toBe(8);
     // What the first did not use is free again.
     const next = await credits.reserve(payer.token, 8, 'next');
-    await next.refund();
+    // A top-up counts at once, though the balance was read a moment ago.
+    await server.services.admin.tokens.credit(payer.token.id, 5, 'top-up', 'test');
+    const more = await credits.reserve(payer.token, 5, 'more');
+    await Promise.all([next.refund(), more.refund()]);
     const entries = await payer.entries();
     expect(entries.map((e) => [e.kind, Number(e.delta), Number(e.balance_after), e.trace_id])).toEqual([
       ['topup', 10, 10, null],
       ['charge', -2, 8, trace],
+      ['topup', 5, 13, null],
     ]);
     expect(await payer.holds()).toBe(0);
   });
