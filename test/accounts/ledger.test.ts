@@ -25,6 +25,25 @@ import { testProviders } from '../support/test-capability.js';
 // Two thousand requests at once take seconds on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
 
+/** A new token on `on` with `credits`, and what the database says of its balance and ledger. */
+async function account(on: TestServer, credits: number) {
+  const { token, secret } = await on.services.tokens.create({ name: `l${Math.random()}`, credits });
+  const db = on.services.db;
+  return {
+    token,
+    secret,
+    balance: async () =>
+      Number(
+        (await db.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst())
+          ?.credits,
+      ),
+    entries: () =>
+      db.selectFrom('ledger').selectAll().where('token_id', '=', token.id).orderBy('id').execute(),
+    holds: async () =>
+      (await db.selectFrom('holds').selectAll().where('token_id', '=', token.id).execute()).length,
+  };
+}
+
 describe.each(BACKENDS)('%s', (backend) => {
   let server: TestServer;
   let tasks: TestServer;
@@ -36,24 +55,6 @@ describe.each(BACKENDS)('%s', (backend) => {
     ]);
   });
   afterAll(() => Promise.all([server?.close(), tasks?.close()]));
-
-  async function account(on: TestServer, credits: number) {
-    const { token, secret } = await on.services.tokens.create({ name: `l${Math.random()}`, credits });
-    const db = on.services.db;
-    return {
-      token,
-      secret,
-      balance: async () =>
-        Number(
-          (await db.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst())
-            ?.credits,
-        ),
-      entries: () =>
-        db.selectFrom('ledger').selectAll().where('token_id', '=', token.id).orderBy('id').execute(),
-      holds: async () =>
-        (await db.selectFrom('holds').selectAll().where('token_id', '=', token.id).execute()).length,
-    };
-  }
 
   const sum = (entries: { delta: number | string }[]) =>
     entries.reduce((total, e) => total + Number(e.delta), 0);
@@ -232,25 +233,8 @@ describe('SQLite: requests admitted in memory', () => {
   });
   afterAll(() => server?.close());
 
-  async function account(credits: number) {
-    const { token } = await server.services.tokens.create({ name: `a${Math.random()}`, credits });
-    const db = server.services.db;
-    return {
-      token,
-      balance: async () =>
-        Number(
-          (await db.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst())
-            ?.credits,
-        ),
-      entries: () =>
-        db.selectFrom('ledger').selectAll().where('token_id', '=', token.id).orderBy('id').execute(),
-      holds: async () =>
-        (await db.selectFrom('holds').selectAll().where('token_id', '=', token.id).execute()).length,
-    };
-  }
-
   it('admits a request in memory and charges what it cost, once, before its answer', async () => {
-    const payer = await account(10);
+    const payer = await account(server, 10);
     const credits = server.services.credits;
     const trace = `admitted-${Math.random()}`;
     const first = await credits.reserve(payer.token, 6, trace);
@@ -278,7 +262,7 @@ describe('SQLite: requests admitted in memory', () => {
   });
 
   it('refuses the answer of an admitted request whose balance was spent elsewhere meanwhile', async () => {
-    const payer = await account(10);
+    const payer = await account(server, 10);
     const credits = server.services.credits;
     const admitted = await credits.reserve(payer.token, 6, `raced-${Math.random()}`);
     // An administrator's deduction does not see what this process admitted.
