@@ -2,8 +2,7 @@
 // `switchyard serve` from a dist/ with one chat channel to a loopback upstream, a token made by
 // that dist's CLI, checked to have the credits asked for, and `serve` started as users start it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -69,7 +68,9 @@ export function serveCommand({ cli, file, env, cpuProfDir }) {
   const tree = resolve(dirname(cli), '../..');
   const serve = { command: join(tree, 'bin/switchyard'), args: ['serve', '--config', file], env };
   if (!cpuProfDir) return serve;
-  const shim = mkdtempSync(join(tmpdir(), 'switchyard-bench-node-'));
+  // Beside the configuration, so that it goes when the benchmark removes its folder.
+  const shim = join(dirname(file), 'node-shim');
+  mkdirSync(shim, { recursive: true });
   writeFileSync(
     join(shim, 'node'),
     `#!/bin/sh\nexec '${process.execPath}' --cpu-prof '--cpu-prof-dir=${cpuProfDir}' "$@"\n`,

@@ -8,7 +8,7 @@
 // A tree is a checkout with its own build (`git worktree add /tmp/before REV`, then
 // `npx tsc -p tsconfig.build.json` there); --cpu-prof writes each tree's server profile under DIR.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -72,13 +72,13 @@ async function startGateway(tree, index) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { child, port, secret: token.token };
+  return { child, port, secret: token.token, dir };
 }
 
 const samples = new Map();
 for (let round = 1; round <= rounds; round += 1) {
   for (const [index, tree] of trees.entries()) {
-    const { child, port, secret } = await startGateway(tree, index);
+    const { child, port, secret, dir } = await startGateway(tree, index);
     for (const mode of modes) {
       const options = {
         url: `http://127.0.0.1:${port}/chatmodel/chat/completions`,
@@ -108,6 +108,7 @@ for (let round = 1; round <= rounds; round += 1) {
     }
     child.kill('SIGINT');
     await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 upstream.kill();
