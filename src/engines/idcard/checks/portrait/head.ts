@@ -16,6 +16,7 @@ import { colourPlanes } from '../sampling.js';
 import { backdropAt, backdropOf } from './backdrop.js';
 import { fitSpot, glareAt, WHITE, withoutGlare } from './glare.js';
 import { headAndShoulders } from './silhouette.js';
+import { refinedSpot } from './spot-refine.js';
 
 /** The working raster: half the printed photo's 310×400. */
 export const PHOTO_WIDTH = 155;
@@ -121,6 +122,15 @@ function headOf({ rgb, grey, foreground }: Measured): Head | null {
   return { rgb, grey, foreground, top, centre: sum / count };
 }
 
+/** The backdrop's pixels, every third one each way: what no head or shoulders cover. */
+function backdropSamples(foreground: Uint8Array): Int32Array {
+  const samples: number[] = [];
+  for (let y = 0; y < PHOTO_HEIGHT; y += 3)
+    for (let x = 0; x < PHOTO_WIDTH; x += 3)
+      if (!foreground[y * PHOTO_WIDTH + x]) samples.push(y * PHOTO_WIDTH + x);
+  return Int32Array.from(samples);
+}
+
 const workingPlanes = (photo: Canvas) =>
   colourPlanes(
     photo,
@@ -141,6 +151,9 @@ export function findHead(photo: Canvas): Head | null {
 export function findHeads(photo: Canvas): { head: Head | null; unglared: Head | null } {
   const planes = workingPlanes(photo);
   const found = measured(planes);
-  const spot = fitSpot(found.lit, found.room, PHOTO_WIDTH, PHOTO_HEIGHT);
+  const fitted = fitSpot(found.lit, found.room, PHOTO_WIDTH, PHOTO_HEIGHT);
+  // The spot is fitted beside the backdrop's plane, which took part of it: it is then moved to
+  // where the backdrop without it is a plane (spot-refine.ts).
+  const spot = fitted && refinedSpot(planes, backdropSamples(found.foreground), fitted);
   return { head: headOf(found), unglared: spot && headOf(measured(withoutGlare(planes, spot))) };
 }

@@ -77,16 +77,15 @@ function scoreOf(first: Described, second: Described): number {
 /**
  * How alike the persons in two ID photos are, 0–100 with two decimals; 0 when either shows no
  * head. A photo whose backdrop a glare spot lights is also compared with the spot taken off
- * (glare.ts), and the closer of the two comparisons counts: what looks like a spot on the
+ * (glare.ts), and the closer of the two comparisons counts (where the glare hides the head as
+ * it is, the head with the spot taken off compares alone): what looks like a spot on the
  * backdrop can be the card stock in a cut or a backdrop's own shading, which taking it off
  * would spoil, and the photo as it is then compares as before.
  */
 export function portraitSimilarity(a: Canvas, b: Canvas): number {
   const [heads, references] = [findHeads(a), findHeads(b)];
-  const first = described(heads.head);
-  const second = described(references.head);
-  if (first === null || second === null) return 0;
-  const firsts = [first, described(heads.unglared)].filter((d) => d !== null);
-  const seconds = [second, described(references.unglared)].filter((d) => d !== null);
+  const firsts = [described(heads.head), described(heads.unglared)].filter((d) => d !== null);
+  const seconds = [described(references.head), described(references.unglared)].filter((d) => d !== null);
+  if (firsts.length === 0 || seconds.length === 0) return 0;
   return Math.max(...firsts.flatMap((f) => seconds.map((s) => scoreOf(f, s))));
 }
