@@ -58,7 +58,10 @@ export interface Reservation {
    * stream); used_up when the balance no longer covers them. Once at most, before `settle`.
    */
   secure(): Promise<void>;
-  /** Keeps `cost` (at most the amount held) and returns the rest; once. */
+  /**
+   * Keeps `cost` (at most the amount reserved) and returns the rest; once. An admitted request
+   * (SQLite) is refused here with used_up when its balance was spent elsewhere meanwhile.
+   */
   settle(cost: number): Promise<void>;
   /** Returns the credits; safe to call more than once. */
   refund(): Promise<void>;
