@@ -4,7 +4,7 @@
 // one Node process, `x-portkey-provider: openai` with `x-portkey-custom-host` pointing at the
 // upstream), and through Switchyard (`/chatmodel/chat/completions`, the real `serve` from dist/,
 // started by bin/switchyard as users start it, with one channel to the upstream) with (3) an
-// unlimited token and (4) a credited one (each request held, settled and recorded against its
+// unlimited token and (4) a credited one (each request admitted, charged and recorded against its
 // balance, as most tokens in use are), each server in its own process, all in one run: for each
 // mode (non-streamed, streamed) the four are measured in turn, and the turns repeat for `--rounds`
 // rounds, so that background load falls on all alike; the medians over the rounds are compared.
