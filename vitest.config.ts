@@ -13,7 +13,9 @@ export default defineConfig({
     // their dependencies anew, which was a fifth of the suite's CPU. Files keep their own servers
     // and data directories; module state that a file needs fresh it asks for (vi.resetModules).
     isolate: false,
-    testTimeout: 30_000,
+    // Limits against hangs, not timings: a shared machine can run five times slower than a quiet one,
+    // and a test that takes 15 s there took 50 s beside another file.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
   },
