@@ -5,11 +5,15 @@
 // (s = 1), titles of 4–8 and bodies of 40–120 words, 20 000 sites, a date on a third of the
 // documents. Queries: two words drawn uniformly from vocabulary ranks 100–10 000 (the 100 most
 // frequent words are what stop-word lists hold), the same list for every measurement.
+// While the clients search, a probe asks for /healthz every few milliseconds: how long other
+// requests wait while the server searches. `--trees A,B` measures the servers of several built
+// trees (each its own dist/) on the same index and queries, taking turns, for before and after.
 // Usage: npx tsc -p tsconfig.build.json && node bench/search-speed.mjs [--docs N] [--queries N]
+//   [--clients 4] [--trees .,/tmp/before] [--rounds 1]
 import { spawn, execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -21,8 +25,12 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '1000000' },
     queries: { type: 'string', default: '2000' },
     clients: { type: 'string', default: '4' },
+    trees: { type: 'string', default: '.' },
+    rounds: { type: 'string', default: '1' },
   },
 });
+const TREES = values.trees.split(',');
+const ROUNDS = Number(values.rounds);
 const DOCS = Number(values.docs);
 const QUERIES = Number(values.queries);
 const CLIENTS = Number(values.clients);
@@ -124,46 +132,85 @@ try {
     return `${pick()} ${pick()}`;
   });
 
-  const port = await freePort();
-  server = spawn(process.execPath, ['bench/search-server.mjs', String(port), indexPath], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = await once(createInterface({ input: server.stdout }), 'line');
-  const { url, token } = JSON.parse(line);
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const ask = async (query) => {
-    const response = await fetch(`${url}/serp/web`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ query }),
-    });
-    const body = await response.json();
-    if (response.status !== 200) throw new Error(`${response.status} ${JSON.stringify(body)}`);
-    return body.organic.length;
-  };
-  for (const query of queries.slice(0, 50)) await ask(query); // warm the page cache and the JIT
-
   const percentile = (sorted, p) =>
     sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-  const latencies = [];
-  let found = 0;
-  for (const query of queries) {
-    const t = process.hrtime.bigint();
-    found += (await ask(query)) > 0 ? 1 : 0;
-    latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+  const servers = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // Taking turns, reversed every other round, so that the machine's drift falls on each alike.
+    const order = round % 2 === 0 ? TREES : [...TREES].reverse();
+    for (const tree of order) servers.push({ tree, round: round + 1, ...(await measureServer(tree)) });
   }
-  latencies.sort((a, b) => a - b);
+  console.table(servers);
 
-  let next = 0;
-  const t0 = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < queries.length) await ask(queries[next++]);
-    }),
-  );
-  const qps = queries.length / (Number(process.hrtime.bigint() - t0) / 1e9);
-  server.kill();
-  server = undefined;
+  /** One tree's server on the index: one query at a time, then CLIENTS at once beside the probe. */
+  async function measureServer(tree) {
+    const port = await freePort();
+    server = spawn(
+      process.execPath,
+      [join(resolve(tree), 'bench/search-server.mjs'), String(port), resolve(indexPath)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        cwd: resolve(tree),
+      },
+    );
+    const [line] = await once(createInterface({ input: server.stdout }), 'line');
+    const { url, token } = JSON.parse(line);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const ask = async (query) => {
+      const response = await fetch(`${url}/serp/web`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query }),
+      });
+      const body = await response.json();
+      if (response.status !== 200) throw new Error(`${response.status} ${JSON.stringify(body)}`);
+      return body.organic.length;
+    };
+    for (const query of queries.slice(0, 50)) await ask(query); // warm the page cache and the JIT
+
+    const latencies = [];
+    let found = 0;
+    for (const query of queries) {
+      const t = process.hrtime.bigint();
+      found += (await ask(query)) > 0 ? 1 : 0;
+      latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    latencies.sort((a, b) => a - b);
+
+    let next = 0;
+    let searching = true;
+    const probes = [];
+    const probe = (async () => {
+      while (searching) {
+        const t = process.hrtime.bigint();
+        const response = await fetch(`${url}/healthz`);
+        await response.arrayBuffer();
+        probes.push(Number(process.hrtime.bigint() - t) / 1e6);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const t0 = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < queries.length) await ask(queries[next++]);
+      }),
+    );
+    const qps = queries.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+    searching = false;
+    await probe;
+    probes.sort((a, b) => a - b);
+    server.kill();
+    await once(server, 'exit');
+    server = undefined;
+    return {
+      queries_with_results: found,
+      http_p50_ms: +percentile(latencies, 50).toFixed(2),
+      http_p99_ms: +percentile(latencies, 99).toFixed(2),
+      http_qps: Math.round(qps),
+      health_p50_ms: +percentile(probes, 50).toFixed(2),
+      health_p99_ms: +percentile(probes, 99).toFixed(2),
+    };
+  }
 
   // The engine alone, in this process, on the same queries: what HTTP and the service add.
   const index = new SearchIndex(indexPath);
@@ -176,6 +223,20 @@ try {
   index.close();
   engine.sort((a, b) => a - b);
 
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+  const byTree = TREES.map((tree) => {
+    const runs = servers.filter((s) => s.tree === tree);
+    const of = (key) => median(runs.map((r) => r[key]));
+    return {
+      tree,
+      queries_with_results: of('queries_with_results'),
+      http_p50_ms: of('http_p50_ms'),
+      http_p99_ms: of('http_p99_ms'),
+      http_qps: of('http_qps'),
+      health_p50_ms: of('health_p50_ms'),
+      health_p99_ms: of('health_p99_ms'),
+    };
+  });
   const result = {
     documents: DOCS,
     corpus_mib: +(corpusBytes / 2 ** 20).toFixed(1),
@@ -183,16 +244,21 @@ try {
     docs_per_second: Math.round(DOCS / indexSeconds),
     index_mib: +(indexBytes / 2 ** 20).toFixed(1),
     queries: QUERIES,
-    queries_with_results: found,
-    http_p50_ms: +percentile(latencies, 50).toFixed(2),
-    http_p99_ms: +percentile(latencies, 99).toFixed(2),
-    http_qps: Math.round(qps),
+    ...byTree[0],
     clients: CLIENTS,
     engine_p50_ms: +percentile(engine, 50).toFixed(2),
     engine_p99_ms: +percentile(engine, 99).toFixed(2),
   };
   result.http_over_engine_p50 = +(result.http_p50_ms / result.engine_p50_ms).toFixed(2);
   console.table([result]);
+  if (TREES.length > 1) {
+    const [first, ...others] = byTree;
+    for (const other of others)
+      console.log(
+        `${other.tree} / ${first.tree}: ${(other.http_qps / first.http_qps).toFixed(2)}× queries/s with ${CLIENTS} clients, ` +
+          `/healthz p99 while searching ${first.health_p99_ms} → ${other.health_p99_ms} ms`,
+      );
+  }
   saveReport('search-speed', {
     date: new Date().toISOString(),
     machine: machine(),
@@ -200,6 +266,7 @@ try {
     queries: 'two words, uniform over vocabulary ranks 100–10 000; type search with its defaults',
     targets: { docs_per_second: 5000, http_p50_ms: 20 },
     result,
+    ...(TREES.length > 1 ? { trees: byTree, runs: servers } : {}),
   });
 } finally {
   server?.kill();

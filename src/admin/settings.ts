@@ -19,7 +19,11 @@ export function settingsOf(config: Config): { prices: Config['prices']; engines:
       {
         engine: 'search index',
         families: ['serp'],
-        settings: { index_path: search.index_path ?? null, remember_queries: search.remember_queries },
+        settings: {
+          index_path: search.index_path ?? null,
+          remember_queries: search.remember_queries,
+          workers: search.workers ?? null,
+        },
       },
       {
         engine: 'music',

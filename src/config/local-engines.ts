@@ -19,6 +19,14 @@ export const SearchSection = Closed(
       default: true,
       description: "keep each token's past queries in the index, for its related searches",
     }),
+    workers: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 64,
+        'x-default': 'one per core',
+        description: 'threads searching the local index at a time',
+      }),
+    ),
   },
   { default: {}, description: 'the local search index (search.md)' },
 );

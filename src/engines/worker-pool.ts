@@ -188,6 +188,11 @@ export class StepPool<Steps extends Record<string, (...args: never[]) => unknown
     this.pool = new WorkerPool(script, size, errors);
   }
 
+  /** Worker threads running now, busy or idle: 0 once the pool has been idle a while. */
+  get threads(): number {
+    return this.pool.threads;
+  }
+
   run<K extends keyof Steps & string>(
     step: K,
     ...args: Parameters<Steps[K]>

@@ -7,7 +7,8 @@
  * `files` keeps the files indexed from folders whole, under their links (`/<root>/<path>`), so
  * that the index file alone is enough for a server (or a copy of it on another node) to hand them
  * out; `roots` names each folder indexed, by its path on the machine that indexed it, so that
- * indexing it again keeps its id; `settings` holds the secret that roots are keyed with (files.ts).
+ * indexing it again keeps its id; `settings` holds the secret that roots are keyed with (files.ts);
+ * `generation` counts the changes of the documents, which readers' caches follow.
  */
 export const SCHEMA_VERSION = 6;
 
@@ -66,6 +67,17 @@ CREATE TABLE IF NOT EXISTS settings (
   value TEXT NOT NULL
 );
 INSERT OR IGNORE INTO settings (name, value) VALUES ('file_secret', lower(hex(randomblob(32))));
+-- Moves whenever the documents change, whoever changes them: what a reader keeps between
+-- searches (the count, the facets' profile, feedback statistics) holds until it does. A
+-- remembered query does not move it, where SQLite's data_version moves with every write.
+CREATE TABLE IF NOT EXISTS generation (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  n INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO generation (id, n) VALUES (1, 0);
+CREATE TRIGGER IF NOT EXISTS facets_added AFTER INSERT ON facets BEGIN UPDATE generation SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS facets_removed AFTER DELETE ON facets BEGIN UPDATE generation SET n = n + 1; END;
+CREATE TRIGGER IF NOT EXISTS facets_changed AFTER UPDATE ON facets BEGIN UPDATE generation SET n = n + 1; END;
 CREATE VIRTUAL TABLE IF NOT EXISTS queries_fts USING fts5(
   text, content = 'queries', content_rowid = 'id',
   tokenize = '${TOKENIZER}'

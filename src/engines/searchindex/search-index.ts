@@ -59,6 +59,7 @@ export class SearchIndex {
   private profile: (FacetCount & { n: number })[] | undefined;
   private version = -1;
   private readonly files: KeptFiles;
+  private readonly generation: Database.Statement<[], { n: number }>;
   ranking: RankingOptions;
   /** Documents not linked by http(s) URLs that opening an earlier version's index removed (upgrade.ts). */
   readonly removedDocuments: number;
@@ -70,6 +71,7 @@ export class SearchIndex {
     this.ranking = { ...DEFAULT_RANKING, ...ranking };
     this.files = new KeptFiles(this.db);
     this.feedback = new FeedbackRanking(this.db);
+    this.generation = this.db.prepare<[], { n: number }>('SELECT n FROM generation');
   }
 
   /** Adds documents in one transaction; a record already indexed is replaced. */
@@ -120,11 +122,12 @@ export class SearchIndex {
   }
 
   /**
-   * Forgets what was kept about the index when it changed: through this connection (add) or
-   * another one, such as `switchyard search index` while the server runs (data_version).
+   * Forgets what was kept about the index when its documents changed: through this connection
+   * (add) or another one, such as `switchyard search index` while the server runs, or another
+   * thread's (schema.ts, `generation`).
    */
   private refresh(changed = false): void {
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const version = this.generation.get()!.n;
     if (!changed && version === this.version) return;
     this.version = version;
     this.count = undefined;
@@ -194,9 +197,11 @@ export class SearchIndex {
     return this.files.get(key, path);
   }
 
-  /** Records that a scope searched `query`, for its related searches later. */
-  remember(scope: string, query: string): void {
-    rememberQuery(this.db, scope, query);
+  /** Records that each scope searched its query, for its related searches later; one transaction. */
+  remember(searches: readonly { scope: string; query: string }[]): void {
+    this.db.transaction(() => {
+      for (const { scope, query } of searches) rememberQuery(this.db, scope, query);
+    })();
   }
 
   /** Earlier queries of the same scope sharing terms with this one, the closest and most asked first. */

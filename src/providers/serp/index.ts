@@ -4,16 +4,16 @@
  * with routing by search type. Wherever the local index answers, its kept files are served.
  */
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { Config } from '../../config/index.js';
-import { SearchIndex } from '../../engines/searchindex/index.js';
 import { channelsOf, type CapabilityPlugin, type ChannelConfig } from '../plugin.js';
 import { ChannelRouter } from '../router.js';
 import { SerpCapability } from './capability.js';
 import { Passthrough } from './channels/passthrough.js';
 import { Searxng } from './channels/searxng.js';
 import { Serper } from './channels/serper.js';
-import { LocalIndex } from './local.js';
+import { PooledIndex } from './pooled-index.js';
 import type { SerpBackend } from './types.js';
 
 /** Without search channels, the local index answers every search type. */
@@ -29,15 +29,16 @@ const IMPLICIT_LOCAL: ChannelConfig = {
 };
 
 /** The one local index of a process, however many channels name it. */
-function localIndex(config: Config): () => LocalIndex {
-  let backend: LocalIndex | undefined;
+function localIndex(config: Config): () => PooledIndex {
+  let backend: PooledIndex | undefined;
   return () => {
     if (!backend) {
       mkdirSync(dirname(config.search.index_path), { recursive: true });
-      backend = new LocalIndex(new SearchIndex(config.search.index_path), {
-        rememberQueries: config.search.remember_queries,
-        publicBaseUrl: config.public_base_url,
-      });
+      backend = new PooledIndex(
+        config.search.index_path,
+        { rememberQueries: config.search.remember_queries, publicBaseUrl: config.public_base_url },
+        config.search.workers ?? availableParallelism(),
+      );
     }
     return backend;
   };
@@ -64,7 +65,7 @@ export const serp: CapabilityPlugin = {
     const channels = configured.length > 0 ? configured : [IMPLICIT_LOCAL];
     const local = localIndex(config);
     const backends = new Map(channels.map((c) => [c.name, backendOf(c, local)]));
-    const index = [...backends.values()].find((backend) => backend instanceof LocalIndex);
+    const index = [...backends.values()].find((backend) => backend instanceof PooledIndex);
     if (index) ports.keepFiles(index);
     return { serp: new SerpCapability(new ChannelRouter(channels, ports.policy), backends) };
   },

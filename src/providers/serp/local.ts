@@ -66,6 +66,13 @@ export interface LocalIndexOptions {
   publicBaseUrl: string;
 }
 
+/** A search answered: its query, how many hits it found, and who asked. */
+export interface Searched {
+  query: SerpQuery;
+  found: number;
+  scope: string | undefined;
+}
+
 export class LocalIndex implements SerpBackend {
   constructor(
     private readonly index: SearchIndex,
@@ -73,6 +80,13 @@ export class LocalIndex implements SerpBackend {
   ) {}
 
   search(query: SerpQuery, _signal: AbortSignal, scope?: string): Promise<SerpResult> {
+    const { result, found } = this.answer(query, scope);
+    this.remember([{ query, found, scope }]);
+    return Promise.resolve(result);
+  }
+
+  /** The answer to `query` and how many hits it found, reading the index and writing nothing. */
+  answer(query: SerpQuery, scope?: string): { result: SerpResult; found: number } {
     const request: SearchRequest = {
       query: query.query,
       page: query.page,
@@ -85,10 +99,16 @@ export class LocalIndex implements SerpBackend {
     };
     const searched = this.index.search(request);
     const found = { ...searched, hits: this.linked(searched.hits) };
-    const result = this.shape(query.type, found, request, scope);
-    if (scope && this.options.rememberQueries && found.hits.length > 0)
-      this.index.remember(scope, query.query);
-    return Promise.resolve(result);
+    return { result: this.shape(query.type, found, request, scope), found: found.hits.length };
+  }
+
+  /** Keeps the queries that found something among their scopes' past queries, for related searches. */
+  remember(searches: readonly Searched[]): void {
+    if (!this.options.rememberQueries) return;
+    const kept = searches.flatMap(({ query, found, scope }) =>
+      scope && found > 0 ? [{ scope, query: query.query }] : [],
+    );
+    if (kept.length > 0) this.index.remember(kept);
   }
 
   async close(): Promise<void> {
