@@ -12,13 +12,6 @@
  * so that the index has one writer (threads writing side by side wait on SQLite's lock, in sleeps
  * of up to 100 ms: four clients got a sixth of the searches through when the threads wrote).
  */
-
-/**
- * Queries to remember are written together, once a second at most: any write through another
- * connection makes SQLite drop each thread's page cache before its next search, which cost a
- * search of 200 000 documents about 3 ms at the median when every search wrote.
- */
-const REMEMBER_MS = 1000;
 import { availableParallelism } from 'node:os';
 import { IndexVersionError, SearchIndex } from '../../engines/searchindex/index.js';
 import { scriptNextTo, StepPool } from '../../engines/worker-pool.js';
@@ -26,13 +19,28 @@ import { LocalIndex, type LocalIndexOptions, type Searched } from './local.js';
 import type * as steps from './search-steps.js';
 import type { KeptFile, KeptFiles, SerpBackend, SerpQuery, SerpResult } from './types.js';
 
+/**
+ * Queries to remember are written together, once a second at most: any write through another
+ * connection makes SQLite drop each thread's page cache before its next search, which cost a
+ * search of 200 000 documents about 3 ms at the median when every search wrote.
+ */
+const REMEMBER_MS = 1000;
+
+/**
+ * A thread that could not open the index (its file locked by a long write, say) is tried again
+ * this long after: meanwhile searches run on the serving thread.
+ */
+const RETRY_MS = 60_000;
+
 export class PooledIndex implements SerpBackend, KeptFiles {
   private readonly pool: StepPool<typeof steps>;
   private here: LocalIndex | undefined;
-  /** A thread is starting: searches stay here until it has opened the index. */
+  /** A thread has opened the index: searches go to the threads while any runs. */
+  private ready = false;
+  /** A thread is opening the index: searches stay here meanwhile. */
   private warming = false;
-  /** No thread could open the index: every search stays here rather than start one each time. */
-  private threadless = false;
+  /** When a thread may try again to open the index, after one could not. */
+  private retryAt = 0;
   /** Searches answered on the threads whose queries are still to be remembered. */
   private toRemember: Searched[] = [];
   private remembering: NodeJS.Timeout | undefined;
@@ -45,9 +53,9 @@ export class PooledIndex implements SerpBackend, KeptFiles {
     this.pool = new StepPool(scriptNextTo(import.meta.url, 'search-worker'), workers, { IndexVersionError });
   }
 
-  /** Whether searches go to the threads now: one has the index open and none is starting. */
+  /** Whether searches go to the threads now: one has the index open and is still running. */
   get pooled(): boolean {
-    return !this.threadless && !this.warming && this.pool.threads > 0;
+    return this.ready && this.pool.threads > 0;
   }
 
   async search(query: SerpQuery, signal: AbortSignal, scope?: string): Promise<SerpResult> {
@@ -57,14 +65,21 @@ export class PooledIndex implements SerpBackend, KeptFiles {
       this.rememberSoon({ query, found, scope });
       return result;
     }
-    if (!this.warming && !this.threadless) {
-      this.warming = true;
-      this.pool
-        .run('open', this.file, this.options)
-        .catch(() => (this.threadless = true))
-        .finally(() => (this.warming = false));
-    }
+    if (!this.warming && Date.now() >= this.retryAt) this.warm();
     return here.search(query, signal, scope);
+  }
+
+  /** Starts a thread (the pool's threads all ended idle) and has it open the index. */
+  private warm(): void {
+    this.warming = true;
+    this.ready = false;
+    this.pool
+      .run('open', this.file, this.options)
+      .then(
+        () => (this.ready = true),
+        () => (this.retryAt = Date.now() + RETRY_MS),
+      )
+      .finally(() => (this.warming = false));
   }
 
   /** Writes the searches answered on the threads together, at most `REMEMBER_MS` after the first. */
