@@ -123,7 +123,6 @@ export function Section({
   );
 }
 
-/** A table that scrolls sideways on a phone rather than squeezing its columns. */
 /**
  * A data table. On a phone each row is drawn as a card of label and value (style.css, `.stacks`)
  * rather than scrolled sideways: the labels are the column headings, copied onto the cells after
