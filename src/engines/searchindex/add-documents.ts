@@ -27,6 +27,8 @@ export function addDocuments(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const index = db.prepare('INSERT INTO fts (rowid, title, body) VALUES (?, ?, ?)');
+  // Readers on other connections forget what they kept about the documents (schema.ts).
+  const changed = db.prepare('UPDATE generation SET n = n + 1');
   db.transaction(() => {
     for (const doc of documents) {
       const key = recordKey(doc);
@@ -59,5 +61,6 @@ export function addDocuments(
       index.run(lastInsertRowid, spaceCjk(doc.title), spaceCjk(doc.text));
       if (doc.file) files.put(doc.link, doc.file);
     }
+    changed.run();
   })();
 }
