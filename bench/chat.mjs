@@ -23,9 +23,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
 import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
+import { bodies, MODEL, pairedLatency, round3, summary, timed } from './chat-requests.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -56,16 +57,6 @@ const cli = join(root, 'dist/cli/main.js');
 const run = promisify(execFile);
 const children = new Set();
 const temporary = [];
-const EXPECTED = 'Hello from the bench upstream.';
-const MODEL = 'chatmodel-4o';
-const messages = [
-  { role: 'system', content: 'You are a terse assistant.' },
-  { role: 'user', content: 'Say hello to the benchmark.' },
-];
-const bodies = {
-  plain: JSON.stringify({ model: MODEL, messages }),
-  stream: JSON.stringify({ model: MODEL, messages, stream: true }),
-};
 
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
@@ -232,62 +223,6 @@ async function startPortkey(install, upstream) {
   };
 }
 
-/** What is wrong with an answer, or null when it is the fixed completion. */
-function problemOf(mode, status, text) {
-  if (status !== 200) return `HTTP ${status}: ${text.slice(0, 200)}`;
-  if (mode === 'plain') {
-    try {
-      const content = JSON.parse(text).choices?.[0]?.message?.content;
-      return content === EXPECTED ? null : `unexpected completion: ${text.slice(0, 200)}`;
-    } catch {
-      return `not JSON: ${text.slice(0, 200)}`;
-    }
-  }
-  const events = text
-    .split(/\r?\n\r?\n/)
-    .map((e) => e.replace(/^data: ?/, ''))
-    .filter(Boolean);
-  if (events.at(-1) !== '[DONE]') return `stream not closed by [DONE]: ${text.slice(-200)}`;
-  let content = '';
-  for (const event of events.slice(0, -1)) {
-    const chunk = JSON.parse(event);
-    if (chunk.error) return `error event: ${event}`;
-    content += chunk.choices?.[0]?.delta?.content ?? '';
-  }
-  return content === EXPECTED ? null : `unexpected streamed content: ${JSON.stringify(content)}`;
-}
-
-/** One request, timed in ms; `problem` is null when the answer was right. */
-async function timed(target, mode, dispatcher) {
-  const start = process.hrtime.bigint();
-  try {
-    const answer = await request(target.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...target.headers },
-      body: bodies[mode],
-      dispatcher,
-    });
-    const text = await answer.body.text();
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    return { ms, problem: problemOf(mode, answer.statusCode, text) };
-  } catch (error) {
-    return { ms: Number(process.hrtime.bigint() - start) / 1e6, problem: `${error.code ?? error.message}` };
-  }
-}
-
-const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const round3 = (x) => Number(x.toFixed(3));
-
-function summary(times) {
-  const sorted = [...times].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50: round3(percentile(sorted, 0.5)),
-    p99: round3(percentile(sorted, 0.99)),
-    mean: round3(sorted.reduce((s, x) => s + x, 0) / sorted.length),
-  };
-}
-
 async function cannon(target, mode, seconds) {
   return autocannon({
     url: target.url,
@@ -315,30 +250,18 @@ async function measure(name, target, mode, upstream, direct) {
   const cpuAfter = cpuSeconds(pid);
   const after = await upstreamStats(upstream);
 
-  const own = new Agent({ connections: 1 });
-  const straight = new Agent({ connections: 1 });
-  for (let i = 0; i < 50; i += 1) {
-    await timed(target, mode, own);
-    if (direct) await timed(direct, mode, straight);
-  }
-  const times = [];
-  const baseline = [];
-  let sequentialFailures = 0;
-  let firstProblem = null;
-  const until = Date.now() + latencySeconds * 1000;
-  for (let i = 0; i < samples && Date.now() < until; i += 1) {
-    const one = await timed(target, mode, own);
-    if (one.problem) {
-      sequentialFailures += 1;
-      firstProblem ??= one.problem;
-    } else times.push(one.ms);
-    if (direct) {
-      const base = await timed(direct, mode, straight);
-      if (!base.problem) baseline.push(base.ms);
-    }
-  }
-  await own.close();
-  await straight.close();
+  const {
+    times,
+    baseline,
+    failures: sequentialFailures,
+    firstProblem,
+  } = await pairedLatency({
+    target,
+    direct,
+    mode,
+    samples,
+    seconds: latencySeconds,
+  });
   if (times.length === 0) return { server: name, mode, error: `every timed request failed: ${firstProblem}` };
 
   const latency = summary(times);

@@ -278,6 +278,7 @@ function chatOperation(family: ChatFamily): Operation {
     kind: 'sync',
     summary: family.summary,
     accept: ['application/json', 'text/event-stream'],
+    streams: (body) => body.stream === true,
     priceKey: `chat.${family.name}`,
     request: Closed({
       model: StringEnum(family.models, { description: 'Model to answer with' }),

@@ -6,7 +6,7 @@
  */
 import { Type, Closed, InputUrl, ObjectOrJsonString, StringEnum } from './schema.js';
 import { embeddedObject, isRecord } from './rules.js';
-import type { Operation, Rule } from './types.js';
+import type { MediaType, Operation, Rule } from './types.js';
 
 const flag = (description: string) => Type.Optional(Type.Boolean({ default: false, description }));
 
@@ -138,6 +138,7 @@ const identityOperation = {
   family: 'identity',
   kind: 'sync',
   accept: ['application/json', 'application/x-ndjson'],
+  streams: (_: unknown, accept: MediaType) => accept === 'application/x-ndjson',
 } as const;
 
 export const idcardCheck: Operation = {

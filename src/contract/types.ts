@@ -64,4 +64,10 @@ export interface Operation {
    * retrieval), the kind of a given body.
    */
   kindOf?: (body: Record<string, unknown>) => OperationKind;
+  /**
+   * Whether the answer to `body` will stream, told before it is served: a streamed answer's cost
+   * is known only at its end, so its credits are held first, and knowing early lets that hold be
+   * written while the work starts rather than after.
+   */
+  streams?: (body: Record<string, unknown>, accept: MediaType) => boolean;
 }

@@ -83,8 +83,13 @@ export function handler(services: Services) {
     if (kind === 'task') return answerTask(services, request, reply, caller, body);
     const charge = chargeFor(services.config.prices, operation.priceKey, body);
     const reservation = await services.credits.reserve(token, charge.hold, request.id);
+    const controller = new AbortController();
+    // A streamed answer's cost is known only at its end: its credits are held durably before its
+    // first byte. Where the request says it will stream, the hold is written while the work
+    // starts, so that its commit adds nothing to the wait; a refused hold stops the work.
+    const securing = operation.streams?.(body, caller.accept) ? reservation.secure() : undefined;
+    securing?.catch(() => controller.abort());
     try {
-      const controller = new AbortController();
       // The response closing before it was written means the client left.
       reply.raw.once('close', () => reply.raw.writableFinished || controller.abort());
       const answer =
@@ -98,9 +103,8 @@ export function handler(services: Services) {
               accept: caller.accept,
               signal: controller.signal,
             });
-      // A streamed answer's cost is known only at its end: its credits are held before it starts.
       if (answer instanceof LineStream) {
-        await reservation.secure();
+        await (securing ?? reservation.secure());
         const lines = await answer.start();
         return sendStream(reply, lines, NDJSON, async (ok) => {
           caller.charged = ok ? charge.actual(undefined) : 0;
@@ -108,10 +112,7 @@ export function handler(services: Services) {
         });
       }
       if (answer instanceof EventStream) {
-        await reservation.secure().catch((error: unknown) => {
-          controller.abort(); // the upstream is generating already: stop it
-          throw error;
-        });
+        await (securing ?? reservation.secure());
         return sendStream(reply, answer.events, SERVER_SENT_EVENTS, async (ok, clientLeft) => {
           const usage = answer.usage();
           // A broken stream is charged for what it used when that is known. Unknown: a stream
@@ -122,12 +123,19 @@ export function handler(services: Services) {
           await reservation.settle(cost);
         });
       }
+      await securing;
       caller.charged = charge.actual(usageOf(answer));
       await reservation.settle(caller.charged);
       return answer;
     } catch (error) {
+      controller.abort(); // a stream already started upstream (its hold refused): stop it
+      // A refused hold is what the client hears, not the failure of the work it stopped.
+      const refusal = await securing?.then(
+        () => undefined,
+        (refused: unknown) => refused,
+      );
       await reservation.refund();
-      throw error;
+      throw refusal ?? error;
     }
   };
 }

@@ -1,8 +1,9 @@
 /**
  * How a streamed chat answer reaches the client, through the real server and an upstream on
  * loopback whose pacing each test sets: the headers (the trace id included), the charge written
- * before the stream ends, a client that leaves mid-stream (the upstream is cut off, the hold
- * kept), and a client that reads slower than the upstream writes (nothing lost).
+ * before the stream ends, the hold written while the upstream starts (not after its first event),
+ * a client that leaves mid-stream (the upstream is cut off, the hold kept), and a client that
+ * reads slower than the upstream writes (nothing lost).
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -110,6 +111,59 @@ describe('a streamed chat answer', () => {
     expect(contents.every((c) => c.model === 'chatmodel-4o')).toBe(true);
     // 2 000 completion tokens at 2 credits per 1 000 and 3 prompt tokens: 5 credits, rounded up.
     expect(after).toBe(95);
+  });
+
+  it('writes the hold while the upstream starts, not after its first event', async () => {
+    const { token, secret } = await payer(100);
+    const held = () =>
+      server.services.db
+        .selectFrom('holds')
+        .select('amount')
+        .where('token_id', '=', token.id)
+        .executeTakeFirst();
+    // The upstream answers only once it sees the hold (or after 3 s): written after the first
+    // event, the hold would not be there yet.
+    let seenBeforeAnswer = false;
+    behaviour = async (res) => {
+      for (const end = Date.now() + 3000; Date.now() < end && !seenBeforeAnswer;) {
+        seenBeforeAnswer = (await held()) !== undefined;
+        if (!seenBeforeAnswer) await new Promise((r) => setTimeout(r, 10));
+      }
+      res.end(`${event('Held')}${usage(1000)}data: [DONE]\n\n`);
+    };
+    const response = await ask(secret);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"content":"Held"');
+    expect(seenBeforeAnswer).toBe(true);
+    // Settled at the end: the hold is gone and only what was used is kept (3 credits).
+    expect(await held()).toBeUndefined();
+    expect(await balanceOf(token.id)).toBe(97);
+  });
+
+  it('answers used_up and stops the upstream when the hold is refused while the upstream starts', async () => {
+    const { token, secret } = await payer(100);
+    // A request of this token in flight: the process's count of the balance was read just now.
+    const keeper = await server.services.credits.reserve(token, 10, `keeper-${Math.random()}`);
+    // Spent elsewhere meanwhile, unseen by that count: the stream is admitted, its hold refused.
+    await server.services.admin.tokens.credit(token.id, -95, 'spent elsewhere', 'test');
+    let reached = false;
+    behaviour = (res) => {
+      reached = true;
+      res.write(event('Unpaid'));
+    };
+    const response = await ask(secret);
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('used_up');
+    // Where the upstream was reached before the refusal, it was cut off, not left generating.
+    if (reached) await upstreamClosed;
+    await keeper.refund();
+    expect(await balanceOf(token.id)).toBe(5);
+    const holds = await server.services.db
+      .selectFrom('holds')
+      .select('trace_id')
+      .where('token_id', '=', token.id)
+      .execute();
+    expect(holds).toEqual([]);
   });
 
   it('cuts the upstream off when the client leaves mid-stream, and keeps the hold', async () => {
