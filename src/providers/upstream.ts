@@ -26,6 +26,25 @@ const PRECISE_BELOW_MS = 2000;
 /** One pool of keep-alive connections for all upstream channels. */
 const upstreams: Dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
 
+/**
+ * The origin and path of the URLs called lately: a channel calls the same few again and again,
+ * and parsing one cost more than the rest of handing a call to undici. Emptied when full, since
+ * the URLs that poll a task hold its id.
+ */
+const targets = new Map<string, { origin: string; path: string }>();
+const TARGETS_KEPT = 1000;
+
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const { origin, pathname, search } = new URL(url);
+    target = { origin, path: pathname + search };
+    if (targets.size >= TARGETS_KEPT) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /** An upstream's answer: its status and headers, and its body still to be read. */
 export interface UpstreamAnswer {
   statusCode: number;
@@ -149,11 +168,11 @@ function dispatch(
       },
     };
     try {
-      const { origin, pathname, search } = new URL(url);
+      const { origin, path } = targetOf(url);
       upstreams.dispatch(
         {
           origin,
-          path: pathname + search,
+          path,
           method: call.method,
           headers: call.headers,
           body: call.body,
