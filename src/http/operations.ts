@@ -85,8 +85,8 @@ export function handler(services: Services) {
     const reservation = await services.credits.reserve(token, charge.hold, request.id);
     const controller = new AbortController();
     // A streamed answer's cost is known only at its end: its credits are held durably before its
-    // first byte. Where the request says it will stream, the hold is written while the work
-    // starts, so that its commit adds nothing to the wait; a refused hold stops the work.
+    // first byte. Where the request says it will stream, the hold is written while the upstream
+    // works towards its first event rather than after it; a refused hold stops the work.
     const securing = operation.streams?.(body, caller.accept) ? reservation.secure() : undefined;
     securing?.catch(() => controller.abort());
     try {
