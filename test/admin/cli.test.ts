@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 
+// Each command is a process of its own, started as operators start it: one to two seconds on a
+// quiet machine, several beside other test files; each test below runs a handful.
 vi.setConfig({ testTimeout: 120_000 });
 
 const run = promisify(execFile);
@@ -33,9 +35,11 @@ const failure = async (...args: string[]) =>
   );
 
 describe('switchyard admin commands', () => {
-  it('tops up, edits, reports usage and requests, and switches channels', async () => {
+  let acme: Record<string, unknown>;
+
+  it('creates tokens and tops up their credits', async () => {
     expect(await json('token', 'create', '--name', 'ops', '--admin')).toMatchObject({ role: 'admin' });
-    const acme = await json('token', 'create', '--name', 'acme', '--credits', '10');
+    acme = await json('token', 'create', '--name', 'acme', '--credits', '10');
     expect(await failure('token', 'create', '--name', 'acme')).toContain(
       '--name: a live token is already called acme',
     );
@@ -46,6 +50,9 @@ describe('switchyard admin commands', () => {
     expect(await cli('token', 'credits', 'acme', '--', '-10')).toBe('acme: balance 500 (-10)\n');
     expect(await failure('token', 'credits', 'acme', '--', '-1000')).toContain('below zero');
     expect(await failure('token', 'credits', 'acme', 'lots')).toContain('<delta>: lots');
+  });
+
+  it('edits a token', async () => {
     const updated = await json(
       'token',
       'update',
@@ -60,7 +67,9 @@ describe('switchyard admin commands', () => {
     expect(await failure('token', 'update', 'acme', '--operations', 'nothing')).toContain(
       'operations: nothing',
     );
+  });
 
+  it('reports usage and requests', async () => {
     // Requests as the server records them, straight into the database.
     const db = new SqliteDatabase(join(dir, 'switchyard.db'));
     const insert = db.prepare(
@@ -94,7 +103,9 @@ describe('switchyard admin commands', () => {
     ]);
     expect(await cli('requests', '--limit', '2')).toContain('next page: --before ');
     expect(await failure('requests', '--status', 'bad')).toContain('--status: bad');
+  });
 
+  it('switches channels off and on, and audits every change', async () => {
     const channels = await json('channels');
     expect((channels.rows as { id: string }[]).map((c) => c.id)).toEqual(
       expect.arrayContaining(['local-index', 'local:clip', 'local:tune']),
