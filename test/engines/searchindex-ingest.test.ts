@@ -263,6 +263,29 @@ describe('ingest', () => {
     expect(index.file(oldKey, 'notes.md')).toBeUndefined();
   });
 
+  it('opens a version 6 index as it is, and refuses one of a later version', async () => {
+    await ingest(index, [SITE]);
+    const documents = index.stats().documents;
+    index.close();
+    // Version 6 as it was first made: without the count of document changes.
+    const file = join(dir, 'index.db');
+    const v6 = new Database(file);
+    v6.exec('DROP TABLE generation; PRAGMA user_version = 6;');
+    v6.close();
+    index = new SearchIndex(file);
+    expect(index.removedDocuments).toBe(0);
+    expect(index.stats().documents).toBe(documents);
+    expect(index.search({ query: 'ailerons' }).hits.length).toBeGreaterThan(0);
+    index.close();
+    const upgraded = new Database(file);
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(7);
+    // A later version's file is refused rather than read wrongly.
+    upgraded.pragma('user_version = 8');
+    upgraded.close();
+    expect(() => new SearchIndex(file)).toThrow(/another version of the search index \(8, expected 7\)/);
+    index = new SearchIndex(join(dir, 'fresh.db'));
+  });
+
   it('replaces documents indexed again rather than adding them twice', async () => {
     await ingest(index, [SITE]);
     await ingest(index, [SITE]);

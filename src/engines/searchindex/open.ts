@@ -24,7 +24,7 @@ export function openIndex(file: string): OpenedIndex {
     n: number;
   };
   let removedDocuments = 0;
-  if (fresh.n > 0 && UPGRADABLE_VERSIONS.includes(version)) removedDocuments = upgrade(db);
+  if (fresh.n > 0 && UPGRADABLE_VERSIONS.includes(version)) removedDocuments = upgrade(db, version);
   else if (fresh.n > 0 && version !== SCHEMA_VERSION) {
     db.close();
     throw new IndexVersionError(

@@ -10,7 +10,7 @@
  * indexing it again keeps its id; `settings` holds the secret that roots are keyed with (files.ts);
  * `generation` counts the changes of the documents, which readers' caches follow.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** Porter stemming over unicode61, which folds case and diacritics. */
 export const TOKENIZER = 'porter unicode61 remove_diacritics 2';

@@ -1,5 +1,8 @@
 /**
- * What earlier versions of the index linked that this one no longer hands out. Version 4 linked
+ * What earlier versions of the index lack or linked that this one no longer hands out. Version 6
+ * lacks only the count of document changes (`generation`), which the schema adds; its writers
+ * did not move it, so it is a version of its own: a program of version 6 refuses a file of
+ * version 7 rather than add documents that the readers' caches would not see. Version 4 linked
  * files by `file://` URLs, which named the indexing machine's disk and opened nowhere else.
  * Version 5 kept files under a key per file, which broke the relative links between them (a
  * folder has one key now, files.ts), and nothing says which folder each came from. Both took
@@ -9,10 +12,11 @@
  */
 import type Database from 'better-sqlite3';
 
-export const UPGRADABLE_VERSIONS: readonly number[] = [4, 5];
+export const UPGRADABLE_VERSIONS: readonly number[] = [4, 5, 6];
 
 /** Removes the documents an earlier version linked otherwise than by http(s); answers how many. */
-export function upgrade(db: Database.Database): number {
+export function upgrade(db: Database.Database, version: number): number {
+  if (version === 6) return 0;
   return db.transaction(() => {
     const unlinked = "SELECT id FROM documents WHERE NOT (link LIKE 'http://%' OR link LIKE 'https://%')";
     db.exec(`DELETE FROM fts WHERE rowid IN (${unlinked}); DELETE FROM facets WHERE id IN (${unlinked});`);
