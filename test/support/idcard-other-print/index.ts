@@ -28,6 +28,8 @@ export interface OtherCard {
   /** The photo's place on the card, in pixels of the 1000-wide canonical raster. */
   photo: Box;
   capture: Capture;
+  /** The card's corners in the image, clockwise from top left: where the reader should find it. */
+  corners: [number, number][];
   glare: boolean;
 }
 
@@ -56,6 +58,7 @@ export function makeOtherCard(options: OtherCardOptions): OtherCard {
     },
     photo,
     capture: how,
+    corners: shot.corners,
     glare: shot.glare,
   };
 }

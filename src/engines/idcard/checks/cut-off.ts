@@ -1,6 +1,6 @@
 /**
- * Whether the card lies wholly inside the picture. A card outline with a corner on or beyond the
- * frame says so directly. Whatever the outline, the frame itself is looked at too: where a card
+ * Whether the card lies wholly inside the picture. A card outline with a corner beyond the frame
+ * says so directly. Whatever the outline, the frame itself is looked at too: where a card
  * runs out of the picture, a side of the frame crosses it, so along that side the picture shows
  * the surface the card lies on, a card edge, a long stretch of card, and its other edge. A whole
  * card photographed leaves only the surface along every side; a scan cropped to the card shows
@@ -13,6 +13,12 @@ import { sampled } from './sampling.js';
 
 /** A corner this close to the frame (share of the picture's shorter side, at least 2 px) is on it. */
 const FRAME_MARGIN = 0.004;
+/**
+ * A corner further than this (pixels) past the frame is cut off. One on the frame is not: a scan
+ * holding the card with a margin of a pixel shows all of it, and where a side of the outline is
+ * the frame itself its corners lie on it.
+ */
+const BEYOND = 1;
 /** The strip along each side that is read, as a share of the picture's shorter side. */
 const STRIP = 0.008;
 /** A card's edge changes the brightness along a side within this share of its length… */
@@ -27,8 +33,8 @@ const PLATEAU = 0.8;
 const SPECK = 4;
 
 /**
- * Whether a corner of the outline lies on or beyond the frame. An outline that is the frame itself
- * (a scan cropped to the card) does not count: the picture is then the whole card.
+ * Whether a corner of the outline lies beyond the frame. An outline that is the frame itself (a
+ * scan cropped to the card) does not count: the picture is then the whole card.
  */
 function cornerOnFrame(image: Canvas, quad: Quad): boolean {
   const margin = Math.max(2, FRAME_MARGIN * Math.min(image.width, image.height));
@@ -36,7 +42,7 @@ function cornerOnFrame(image: Canvas, quad: Quad): boolean {
   if (quad.every((corner, i) => Math.hypot(corner.x - frame[i]!.x, corner.y - frame[i]!.y) <= margin))
     return false;
   return quad.some(
-    ({ x, y }) => x < margin || y < margin || x > image.width - margin || y > image.height - margin,
+    ({ x, y }) => x < -BEYOND || y < -BEYOND || x > image.width + BEYOND || y > image.height + BEYOND,
   );
 }
 

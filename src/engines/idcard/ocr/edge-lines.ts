@@ -10,6 +10,8 @@ export interface EdgeLine extends Line {
   /** +1 when the image is brighter on the side the normal points to, -1 when darker. */
   polarity: 1 | -1;
   votes: number;
+  /** The picture's own frame standing in for an edge the card runs up to (a close-cut scan). */
+  frame?: true;
 }
 
 const MAX_ANGLE = (15 * Math.PI) / 180;

@@ -5,22 +5,46 @@
 import type { Canvas } from '../../canvas.js';
 import type { Plane } from '../plane.js';
 
-/** Luminance of `canvas`, each output pixel the mean of a factor×factor block. */
+/**
+ * Luminance of `canvas`, each output pixel the mean of a factor×factor block. The last row and
+ * column of blocks may be partial: they hold what lies in the image, so that a strip of the
+ * surface narrower than a block along the frame is kept.
+ */
 export function greyOf(canvas: Canvas, factor = 1): Plane {
-  const width = Math.max(1, Math.floor(canvas.width / factor));
-  const height = Math.max(1, Math.floor(canvas.height / factor));
+  const width = Math.max(1, Math.ceil(canvas.width / factor));
+  const height = Math.max(1, Math.ceil(canvas.height / factor));
   const out = new Float32Array(width * height);
   const src = canvas.data;
-  const scale = 1 / (factor * factor);
   for (let y = 0; y < height; y++) {
+    const rows = Math.min(factor, canvas.height - y * factor);
     for (let x = 0; x < width; x++) {
+      const columns = Math.min(factor, canvas.width - x * factor);
       let sum = 0;
-      for (let dy = 0; dy < factor; dy++) {
+      for (let dy = 0; dy < rows; dy++) {
         let o = ((y * factor + dy) * canvas.width + x * factor) * 4;
-        for (let dx = 0; dx < factor; dx++, o += 4)
+        for (let dx = 0; dx < columns; dx++, o += 4)
           sum += 0.299 * src[o]! + 0.587 * src[o + 1]! + 0.114 * src[o + 2]!;
       }
-      out[y * width + x] = sum * scale;
+      out[y * width + x] = sum / (rows * columns);
+    }
+  }
+  return { width, height, data: out };
+}
+
+/**
+ * `plane` with a border of `pad` pixels repeating its outermost ones. Repeating invents no edge,
+ * but it puts one that lies on the frame (a card scanned with a margin of a pixel or two) far
+ * enough inside for edges to be measured across it.
+ */
+export function padded(plane: Plane, pad: number): Plane {
+  const width = plane.width + 2 * pad;
+  const height = plane.height + 2 * pad;
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(plane.height - 1, Math.max(0, y - pad));
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(plane.width - 1, Math.max(0, x - pad));
+      out[y * width + x] = plane.data[sy * plane.width + sx]!;
     }
   }
   return { width, height, data: out };

@@ -19,6 +19,8 @@ function orientedLike(line: Line, like: Line): Line {
 
 /** The edge (in full-size pixels, running from p to q) re-measured on `image` within `reach` of it. */
 function refineEdge(image: Canvas, edge: EdgeLine, p: Point, q: Point, reach: number): EdgeLine {
+  // The picture's frame standing in for a side has no step to measure: it is where it is.
+  if (edge.frame) return edge;
   const length = Math.hypot(q.x - p.x, q.y - p.y);
   const tx = (q.x - p.x) / length;
   const ty = (q.y - p.y) / length;
