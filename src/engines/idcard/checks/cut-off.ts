@@ -11,7 +11,10 @@ import { rectangle, type Quad } from '../warp.js';
 import type { Plane } from '../plane.js';
 import { sampled } from './sampling.js';
 
-/** A corner this close to the frame (share of the picture's shorter side, at least 2 px) is on it. */
+/**
+ * Corners this close to the frame's own corners (share of the picture's shorter side, at least
+ * 2 px) make the outline the frame itself.
+ */
 const FRAME_MARGIN = 0.004;
 /**
  * A corner further than this (pixels) past the frame is cut off. One on the frame is not: a scan
