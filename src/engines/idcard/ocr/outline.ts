@@ -162,9 +162,9 @@ const within = (ratio: number, low: number, high: number) => ratio >= low && rat
 /**
  * The share of each side covered: its edge samples, and where the surface lies beyond the
  * picture, the samples at which the card reaches the frame (a clear step the card's way from
- * the surface, and within half the card's own step of the card's grey). Undefined when too little of the
- * surface was seen to tell; with the mean of the shares counted by closeness, how well the
- * outline fits.
+ * the surface, and within half the card's own step of the card's grey); with the mean of the
+ * shares counted by closeness, how well the outline fits. Undefined when too little of the
+ * surface was seen to tell, or when it is not one surface.
  */
 function shares(sides: SideSamples[], sign: number): { covered: number[]; fit: number } | undefined {
   let outside = 0;
