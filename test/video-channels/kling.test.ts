@@ -239,8 +239,11 @@ describe('Kling: failures', () => {
     // noticed seconds late, with room for a loaded machine (polls are 10 ms apart here).
     expect(error.message).toBe('the request was abandoned');
     expect(ms).toBeLessThan(2000);
+    // A poll already on the wire when the abort came may still reach the fake a moment later;
+    // after that, 150 ms (fifteen poll intervals) must bring no new poll.
+    await new Promise((r) => setTimeout(r, 50));
     const polls = fake.received.length;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 150));
     expect(fake.received.length).toBe(polls);
   });
 
