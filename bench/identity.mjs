@@ -324,6 +324,10 @@ const report = {
       both_right: round(
         otherSame.filter((x, i) => x >= 70 && otherDifferent[i] < 70).length / otherSame.length,
       ),
+      // The pairs on the wrong side, by card seed, so that a failure can be looked at again.
+      wrong_pairs: otherCards
+        .map((_, i) => ({ seed: OTHER_FIRST + i, holder: otherSame[i], stranger: otherDifferent[i] }))
+        .filter(({ holder, stranger }) => holder < 70 || stranger >= 70),
     },
     read_seconds: round(otherSeconds, 1),
   },
@@ -356,6 +360,7 @@ console.table({
     stranger_below_70: report.other_print.similarity.different_person.right_side_of_70,
   },
 });
+console.table(report.other_print.similarity.wrong_pairs);
 console.table({
   other: report.other_print.per_field,
   ...Object.fromEntries(Object.entries(byCapture).map(([k, v]) => [k, v.per_field])),
