@@ -10,6 +10,8 @@ import {
   portraitAroundFace,
   portraitSimilarity,
 } from '../../src/engines/idcard/checks/index.js';
+import type { Canvas } from '../../src/engines/canvas.js';
+import type { Box } from '../../src/engines/idcard/layout.js';
 import { drawPortrait } from '../support/idcard-specimen/index.js';
 import { flatOtherCard, type OtherCardOptions } from '../support/idcard-other-print/index.js';
 
@@ -44,6 +46,26 @@ describe('portrait by detection', () => {
     }
   });
 
+  // Each of these photos has a pale blue backdrop of the very grey level of the stock beside it
+  // (within a level): its edges are steps of colour only. Cut by grey steps they came out 17 to 31
+  // pixels too large, the stock's pattern taken for an edge.
+  it('cuts a photo whose backdrop differs from the stock in hue only at its own edges', () => {
+    for (const seed of [54083, 54109, 54159]) {
+      const { card, photo } = flatOtherCard({ seed });
+      const cut = cutPortrait(card);
+      expect(cut, `card ${seed}`).not.toBeNull();
+      const place = placeOf(card, cut!, photo);
+      expect(place, `card ${seed}: the cut is a piece of the card`).not.toBeNull();
+      const off = Math.max(
+        Math.abs(place!.x - photo.x),
+        Math.abs(place!.y - photo.y),
+        Math.abs(place!.x + cut!.width - (photo.x + photo.width)),
+        Math.abs(place!.y + cut!.height - (photo.y + photo.height)),
+      );
+      expect(off, `card ${seed}: farthest side from the printed photo's, in pixels`).toBeLessThanOrEqual(3);
+    }
+  });
+
   it('finds the photo around the face of a whole card, so that the card compares as its holder', () => {
     const { card, person } = flatOtherCard({ seed: 508, photoOnLeft: true });
     const around = portraitAroundFace(card);
@@ -52,3 +74,24 @@ describe('portrait by detection', () => {
     expect(portraitSimilarity(card, drawPortrait(person.portraitSeed, 1))).toBe(0);
   });
 });
+
+/** Where on `card` the piece `cut` was taken from, sought within 40 pixels of `near`. */
+function placeOf(card: Canvas, cut: Canvas, near: Box): { x: number; y: number } | null {
+  const probes = [
+    [0, 0],
+    [cut.width - 1, 0],
+    [cut.width >> 1, cut.height >> 1],
+    [0, cut.height - 1],
+    [cut.width - 1, cut.height - 1],
+  ];
+  for (let y = Math.round(near.y) - 40; y <= Math.round(near.y) + 40; y++)
+    for (let x = Math.round(near.x) - 40; x <= Math.round(near.x) + 40; x++) {
+      const same = probes.every(([px, py]) => {
+        const a = ((y + py!) * card.width + x + px!) * 4;
+        const b = (py! * cut.width + px!) * 4;
+        return [0, 1, 2].every((c) => card.data[a + c] === cut.data[b + c]);
+      });
+      if (same) return { x, y };
+    }
+  return null;
+}

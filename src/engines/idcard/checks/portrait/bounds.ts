@@ -3,8 +3,10 @@
  * it is: face-place.ts). The photo is printed over the card stock and can only darken it, so each
  * edge is a step down into the photo, straight along the whole side: summed along that side, the
  * step stands out of the guilloche texture and the noise even where the photo's background is
- * nearly white. A side whose step does not stand out keeps the place the other sides, the photo's
- * proportions and the expected box imply.
+ * nearly white. A photo printed opaque (`bothWays`) may be lighter or darker than the stock, or
+ * neither: a pale blue backdrop on a lavender stock can match its grey level exactly and differ
+ * only in hue, so there an edge is a step of grey or of hue, in either direction. A side whose step does not
+ * stand out keeps the place the other sides, the photo's proportions and the expected box imply.
  */
 import type { Canvas } from '../../../canvas.js';
 import { PORTRAIT_BOX, type Box } from '../../layout.js';
@@ -51,6 +53,13 @@ const PROPORTION_TOLERANCE = 0.06;
 export const inProportion = (found: Box, box: Box = PORTRAIT_BOX) =>
   Math.abs((found.height * box.width) / (found.width * box.height) - 1) <= PROPORTION_TOLERANCE;
 
+/**
+ * The planes an edge is sought in: grey for a photo printed over the stock; for an opaque one, grey
+ * and the three colours, whose steps beyond the grey one are a change of hue.
+ */
+const GREY = ['luminance'] as const;
+const COLOUR = ['luminance', 'red', 'green', 'blue'] as const;
+
 /** The card's own edge, which a rectification may leave a few pixels of, is no edge of the photo. */
 const CARD_EDGE = 8;
 
@@ -63,29 +72,47 @@ interface Side {
 
 /**
  * The steepest darkening step between positions p-1 and p, for p from `from` to `to`. `along`
- * gives the luminance at (position, k) for k over the side's length; `inward` is +1 when the
- * photo lies towards higher positions (a left or top edge), -1 otherwise. With `bothWays` a step
- * up counts too, and a position's step is the median over the side rather than the mean: an
- * edge runs the whole side, while a column of text (labels printed beside the photo, all starting
- * at one x) steps only where its characters are.
+ * gives the level of plane c at (position, k) for k over the side's length; `inward` is +1 when
+ * the photo lies towards higher positions (a left or top edge), -1 otherwise. Without `bothWays`
+ * there is one plane, the luminance. With `bothWays` a step up counts too, each plane's step is
+ * the median over the side rather than the mean (an edge runs the whole side, while a column of
+ * text, labels printed beside the photo all starting at one x, steps only where its characters
+ * are), and a position's step is the larger of the grey step and the change of hue (the length
+ * of the red, green and blue steps less the grey one): a hue counts where the grey levels match,
+ * and does not add the texture of every channel to a grey edge.
  */
 function stepOf(
   from: number,
   to: number,
   length: number,
   inward: number,
-  along: (p: number, k: number) => number,
+  along: (p: number, k: number, c: number) => number,
   bothWays: boolean,
 ): Side {
   const steps: number[] = [];
   const each = new Float32Array(length);
-  for (let p = from; p <= to; p++) {
+  const stepAt = (p: number, c: number) => {
     for (let k = 0; k < length; k++) {
-      const before = along(p - 2, k) + along(p - 1, k);
-      const after = along(p, k) + along(p + 1, k);
+      const before = along(p - 2, k, c) + along(p - 1, k, c);
+      const after = along(p, k, c) + along(p + 1, k, c);
       each[k] = (inward > 0 ? before - after : after - before) / 2;
     }
-    steps.push(bothWays ? Math.abs(quantile(each, 0.5)) : each.reduce((a, b) => a + b, 0) / length);
+  };
+  for (let p = from; p <= to; p++) {
+    if (bothWays) {
+      stepAt(p, 0);
+      const grey = quantile(each, 0.5);
+      // The colour step less its grey part: what a change of hue alone moves.
+      let hue = 0;
+      for (let c = 1; c < COLOUR.length; c++) {
+        stepAt(p, c);
+        hue += (quantile(each, 0.5) - grey) ** 2;
+      }
+      steps.push(Math.max(Math.abs(grey), Math.sqrt(hue)));
+    } else {
+      stepAt(p, 0);
+      steps.push(each.reduce((a, b) => a + b, 0) / length);
+    }
   }
   let best = 0;
   for (let i = 1; i < steps.length; i++) if (steps[i]! > steps[best]!) best = i;
@@ -116,12 +143,10 @@ export function photoBounds(card: Canvas, expected: Expected = STANDARD): Bounds
     width: Math.min(card.width, box.x + box.width + reach) - x0,
     height: Math.min(card.height, box.y + box.height + reach) - y0,
   };
-  const [grey] = sampled(card, region, region.width, region.height, ['luminance']) as [Plane];
-  const at = (x: number, y: number) =>
-    grey.data[
-      Math.max(0, Math.min(grey.height - 1, y - y0)) * grey.width +
-        Math.max(0, Math.min(grey.width - 1, x - x0))
-    ]!;
+  const planes = sampled(card, region, region.width, region.height, bothWays ? COLOUR : GREY) as Plane[];
+  const { width: w, height: h } = planes[0]!;
+  const at = (x: number, y: number, c: number) =>
+    planes[c]!.data[Math.max(0, Math.min(h - 1, y - y0)) * w + Math.max(0, Math.min(w - 1, x - x0))]!;
   const inset = CORNER_INSET + SLACK - LAYOUT_SLACK;
   const rows = box.height - 2 * inset;
   const columns = box.width - 2 * inset;
@@ -131,25 +156,27 @@ export function photoBounds(card: Canvas, expected: Expected = STANDARD): Bounds
     limit: number,
     length: number,
     inward: number,
-    along: (p: number, k: number) => number,
+    along: (p: number, k: number, c: number) => number,
   ) => stepOf(Math.max(from, CARD_EDGE), Math.min(to, limit - CARD_EDGE), length, inward, along, bothWays);
-  const left = side(box.x - SLACK, box.x + SLACK, card.width, rows, 1, (x, k) => at(x, box.y + inset + k));
-  const right = side(box.x + box.width - SLACK, box.x + box.width + SLACK, card.width, rows, -1, (x, k) =>
-    at(x, box.y + inset + k),
+  const left = side(box.x - SLACK, box.x + SLACK, card.width, rows, 1, (x, k, c) =>
+    at(x, box.y + inset + k, c),
+  );
+  const right = side(box.x + box.width - SLACK, box.x + box.width + SLACK, card.width, rows, -1, (x, k, c) =>
+    at(x, box.y + inset + k, c),
   );
   // The top edge is summed over the columns beside the head only: the crown is a straight step too.
   const beside = Math.round(columns / 4);
   const outer = (k: number) => box.x + inset + (k < beside ? k : columns - 2 * beside + k);
   const top = bothWays
-    ? side(box.y - SLACK, box.y + SLACK, card.height, 2 * beside, 1, (y, k) => at(outer(k), y))
-    : side(box.y - SLACK, box.y + SLACK, card.height, columns, 1, (y, k) => at(box.x + inset + k, y));
+    ? side(box.y - SLACK, box.y + SLACK, card.height, 2 * beside, 1, (y, k, c) => at(outer(k), y, c))
+    : side(box.y - SLACK, box.y + SLACK, card.height, columns, 1, (y, k, c) => at(box.x + inset + k, y, c));
   const bottom = side(
     box.y + box.height - SLACK,
     box.y + box.height + SLACK,
     card.height,
     columns,
     -1,
-    (y, k) => at(box.x + inset + k, y),
+    (y, k, c) => at(box.x + inset + k, y, c),
   );
   const measured = (low: Side, high: Side, size: number) =>
     low.at !== null && high.at !== null && Math.abs(high.at - low.at - size) <= sizeTolerance * size
