@@ -5,8 +5,9 @@
  * step stands out of the guilloche texture and the noise even where the photo's background is
  * nearly white. A photo printed opaque (`bothWays`) may be lighter or darker than the stock, or
  * neither: a pale blue backdrop on a lavender stock can match its grey level exactly and differ
- * only in hue, so there an edge is a step of grey or of hue, in either direction. A side whose step does not
- * stand out keeps the place the other sides, the photo's proportions and the expected box imply.
+ * only in hue, so there an edge is a step of grey or of hue, in either direction. A side whose
+ * step does not stand out keeps the place the other sides, the photo's proportions and the
+ * expected box imply.
  */
 import type { Canvas } from '../../../canvas.js';
 import { PORTRAIT_BOX, type Box } from '../../layout.js';
