@@ -13,7 +13,9 @@ import {
 import type { Canvas } from '../../src/engines/canvas.js';
 import type { Box } from '../../src/engines/idcard/layout.js';
 import { drawPortrait } from '../support/idcard-specimen/index.js';
-import { flatOtherCard, type OtherCardOptions } from '../support/idcard-other-print/index.js';
+import { flatOtherCard, makeOtherCard, type OtherCardOptions } from '../support/idcard-other-print/index.js';
+import { decodeImage } from '../../src/engines/image-codec.js';
+import { inspect } from '../../src/engines/idcard/steps.js';
 
 const CARDS: OtherCardOptions[] = [
   { seed: 501 },
@@ -65,6 +67,23 @@ describe('portrait by detection', () => {
       expect(off, `card ${seed}: farthest side from the printed photo's, in pixels`).toBeLessThanOrEqual(3);
     }
   });
+
+  // Captured (a phone photo, a scan), these cards' photos were cut to 179 × 231 and 209 × 270: a
+  // side edge found beside the face (the hair's) was mirrored into a photo narrower than any the
+  // search allows, and the head cut into then failed to compare.
+  it('keeps the framing’s width where a side edge found is the hair’s, not the photo’s', async () => {
+    for (const seed of [55014, 55161]) {
+      const card = makeOtherCard({ seed });
+      const found = await inspect(card.image);
+      expect(found.portrait, `card ${seed}`).not.toBeNull();
+      const cut = decodeImage(Buffer.from(found.portrait!), 1e7);
+      expect(Math.abs(cut.width - card.photo.width) / card.photo.width, `width ${seed}`).toBeLessThan(0.06);
+      expect(Math.abs(cut.height - card.photo.height) / card.photo.height, `height ${seed}`).toBeLessThan(
+        0.06,
+      );
+      expect(portraitSimilarity(cut, drawPortrait(card.person.portraitSeed, 1))).toBeGreaterThanOrEqual(70);
+    }
+  }, 120_000);
 
   it('finds the photo around the face of a whole card, so that the card compares as its holder', () => {
     const { card, person } = flatOtherCard({ seed: 508, photoOnLeft: true });

@@ -21,6 +21,11 @@ const FACE_SEARCH: Omit<Expected, 'box'> = { slack: 50, sizeTolerance: 0.15, bot
 /** …then again, closer, around the box scaled to the width found. */
 const SCALED_SEARCH: Omit<Expected, 'box'> = { slack: 30, sizeTolerance: 0.05, bothWays: true };
 
+/** The sizes, as shares of the standard's, that a photo is sought at when none is found at the standard size. */
+const OTHER_SIZES = [0.88, 1.12];
+/** The narrowest photo any search finds: the smaller size less the search's tolerance. */
+const NARROWEST = Math.min(...OTHER_SIZES) * (1 - FACE_SEARCH.sizeTolerance) * PORTRAIT_BOX.width;
+
 /** The face sits in the middle of an ID photo, to within this share of its width. */
 const CENTRED = 0.05;
 
@@ -41,14 +46,17 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
   // A height out of proportion with the width the sides give holds a false top or bottom (a line of
   // the stock's pattern): both are sought again where the framing puts them at that width.
   if (first.heightMeasured && centred && inProportion(first)) return first;
-  const width = centred ? first.width : Math.round(2 * half);
+  // A side edge so near the face that its mirror leaves a photo narrower than any printed is the
+  // hair's or the face's own edge, not the photo's: the framing's width stands.
+  const mirrored = Math.round(2 * half);
+  const width = centred ? first.width : mirrored >= NARROWEST ? mirrored : face.box.width;
   const height = (face.box.height * width) / face.box.width;
   // A lone top or bottom edge that stood out places the photo at that width better than the
   // face's middle does: the warm patch takes in the neck, more of it in some photos than in others.
   // (Both found but out of proportion, one of them is false, and which is not known.)
   const placed = centred && first.topFound !== first.bottomFound;
   const box = {
-    x: centred ? first.x : Math.round(face.x - half),
+    x: centred ? first.x : Math.round(face.x - width / 2),
     y: placed ? first.y : Math.round(face.y - FACE_MIDDLE * height),
     width,
     height: Math.round(height),
@@ -101,8 +109,6 @@ export function portraitAroundFace(card: Canvas): Canvas | null {
   return face && cropped(card, aroundFace(card, face));
 }
 
-/** The sizes, as shares of the standard's, that a photo is sought at when none is found at the standard size. */
-const OTHER_SIZES = [0.88, 1.12];
 
 /** The face with its photo's box framed around it at `scale` times the standard size. */
 function resized(face: FacePlace, scale: number): FacePlace {
