@@ -46,7 +46,7 @@ function aroundFace(card: Canvas, face: FacePlace): Box {
   // A height out of proportion with the width the sides give holds a false top or bottom (a line of
   // the stock's pattern): both are sought again where the framing puts them at that width.
   if (first.heightMeasured && centred && inProportion(first)) return first;
-  // A side edge so near the face that its mirror leaves a photo narrower than any printed is the
+  // A side edge so near the face that its mirror leaves a photo narrower than any sought is the
   // hair's or the face's own edge, not the photo's: the framing's width stands.
   const mirrored = Math.round(2 * half);
   const width = centred ? first.width : mirrored >= NARROWEST ? mirrored : face.box.width;
@@ -108,7 +108,6 @@ export function portraitAroundFace(card: Canvas): Canvas | null {
   const face = facePlace(card);
   return face && cropped(card, aroundFace(card, face));
 }
-
 
 /** The face with its photo's box framed around it at `scale` times the standard size. */
 function resized(face: FacePlace, scale: number): FacePlace {
