@@ -1,9 +1,9 @@
 /**
  * A stranger who looks like the holder at a glance (the same long hair in the same colour, the
- * same skin, glasses on both) is told apart by where the hair lies: phone photographs of another
- * printer's cards, their photos cut by the reader, compare as their holders and not as those
- * strangers (who scored 77.42 and 71.85 when the hair's place counted no more than the fit's line
- * says).
+ * same skin, glasses on both or on neither) is told apart by where the hair lies: captures of
+ * another printer's cards, their photos cut by the reader, compare as their holders and not as
+ * those strangers (who scored 77.42 and 71.85 when the hair's place counted no more than the
+ * fit's line says).
  */
 import { describe, expect, it } from 'vitest';
 import { portraitSimilarity } from '../../src/engines/idcard/checks/index.js';
