@@ -122,7 +122,16 @@ export class WorkerPool {
       // A call in progress keeps the process alive; an idle worker does not.
       worker.ref();
       const moved = call.move ? [...buffersOf(call.args, new Set())] : [];
-      worker.postMessage({ id: call.id, method: call.method, args: call.args }, moved);
+      try {
+        worker.postMessage({ id: call.id, method: call.method, args: call.args }, moved);
+      } catch (error) {
+        // Arguments that cannot be copied (a function, say) fail their call, not the worker.
+        this.busy.delete(worker);
+        this.idle.push(worker);
+        worker.unref();
+        call.reject(error as Error);
+        this.endWhenIdle(worker);
+      }
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * The engines' worker pool gives its threads back when idle: each worker is a V8 isolate whose
- * heap and buffers a server would otherwise keep after its load stops. Real QR renders, on the
- * renderer's own worker script.
+ * heap and buffers a server would otherwise keep after its load stops. A call whose arguments
+ * cannot be sent fails alone, and its worker goes on serving. Real QR renders, on the renderer's
+ * own worker script.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../../src/engines/worker-pool.js';
@@ -12,8 +13,8 @@ const SCRIPT = new URL('../../src/engines/qr/render-worker.ts', import.meta.url)
 const IDLE_MS = 300;
 const pools: WorkerPool[] = [];
 
-function pool(): WorkerPool {
-  const made = new WorkerPool(SCRIPT, 2, {}, IDLE_MS);
+function pool(size = 2): WorkerPool {
+  const made = new WorkerPool(SCRIPT, size, {}, IDLE_MS);
   pools.push(made);
   return made;
 }
@@ -50,5 +51,12 @@ describe('WorkerPool', () => {
 
     expect(await render(renders, 'after the pool shrank')).toBe('after the pool shrank');
     expect(renders.threads).toBe(1);
+  });
+
+  it('fails a call whose arguments cannot be sent to its worker, and the worker serves the next', async () => {
+    const renders = pool(1);
+    const unsendable = { ...request('never rendered'), onDone: () => undefined };
+    await expect(renders.call('render', [unsendable])).rejects.toThrow(/could not be cloned/);
+    expect(await render(renders, 'the call after')).toBe('the call after');
   });
 });
