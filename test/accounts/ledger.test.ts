@@ -11,13 +11,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
 import type { Database } from '../../src/store/tables.js';
-import { BACKENDS, provisionShared } from '../support/backends.js';
+import { BACKENDS, poolOn, provisionShared } from '../support/backends.js';
 import { pollTask } from '../support/poll.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { testProviders } from '../support/test-capability.js';
@@ -206,7 +205,7 @@ describe('a database from before the ledger', () => {
 
   it('is the same on PostgreSQL', async () => {
     const shared = await provisionShared();
-    const pool = new pg.Pool({ connectionString: shared.overrides['database.url'] as string });
+    const pool = poolOn(shared.overrides['database.url'] as string);
     const old = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {
       await migrate(old as Kysely<unknown>, '0007_usage_per_trace');

@@ -8,13 +8,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
 import type { Database } from '../../src/store/tables.js';
 import { Tokens } from '../../src/accounts/tokens.js';
-import { provisionShared } from '../support/backends.js';
+import { poolOn, provisionShared } from '../support/backends.js';
 
 const row = (id: string, name: string, createdAt: number, revokedAt: number | null = null) => ({
   id,
@@ -86,7 +85,7 @@ describe('live token names', () => {
 
   it('are unique on PostgreSQL', async () => {
     const shared = await provisionShared();
-    const pool = new pg.Pool({ connectionString: shared.overrides['database.url'] as string });
+    const pool = poolOn(shared.overrides['database.url'] as string);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {
       await check(db);

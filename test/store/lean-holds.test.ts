@@ -7,12 +7,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
 import type { Database } from '../../src/store/tables.js';
-import { provisionShared } from '../support/backends.js';
+import { poolOn, provisionShared } from '../support/backends.js';
 
 const BEFORE = '0015_console_sessions';
 const held = [
@@ -83,7 +82,7 @@ describe('holds after migration 0016', () => {
 
   it('on PostgreSQL: kept, no time index; and back', async () => {
     const shared = await provisionShared();
-    const pool = new pg.Pool({ connectionString: shared.overrides['database.url'] as string });
+    const pool = poolOn(shared.overrides['database.url'] as string);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const indexes = async () =>
       (

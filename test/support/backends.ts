@@ -57,6 +57,18 @@ export async function provisionShared(): Promise<Provisioned> {
   };
 }
 
+/**
+ * A pool on a provisioned database, for tests that open one themselves. A pool's `end` resolves
+ * once it asked its connections to close, not once they closed: `release` dropping the database
+ * right after ends a closing connection from the server's side, an error the pool reports on
+ * itself, and one nobody listens to would fail the suite.
+ */
+export function poolOn(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /** Connects to Redis once; fails (the test with it) when it does not answer. */
 async function redisAnswers(): Promise<void> {
   const redis = new Redis(REDIS_URL, {
