@@ -32,7 +32,7 @@ import { Metrics } from './http/metrics.js';
 import { ChannelBoard, channelEntries, type ChannelEntry } from './providers/channel-board.js';
 import { Admin } from './admin/index.js';
 import { reloadStates, watchChannelStates } from './admin/channels.js';
-import { openChannelSignal } from './admin/channel-signal.js';
+import { openChangeSignal } from './store/change-signal.js';
 import { ChannelHealth } from './admin/channel-health.js';
 import { checkLocalEngine, type LocalCheck } from './admin/local-probes.js';
 import { Alerts } from './admin/alerts.js';
@@ -228,15 +228,25 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     await watchChannelStates(db, board, CHANNEL_CHANGES_MS, onError('channel switches not read')),
   );
   if (shared) {
-    const subscriber = (shared.connections[0] as Redis).duplicate();
+    const [main, fast] = shared.connections as [Redis, Redis];
+    const subscriber = main.duplicate();
+    subscriber.on('error', onError('change signal fault'));
     services.redis.push(subscriber);
-    board.announce = await openChannelSignal(
-      shared.connections[1] as Redis,
+    board.announce = await openChangeSignal(
+      fast,
       subscriber,
-      config.redis.prefix,
+      `${config.redis.prefix}:channel-states`,
       () => void reloadStates(db, board).catch(onError('channel switches not read')),
       onError('channel signal fault'),
     );
+    if (config.tokens.cache_ms > 0)
+      tokens.announce = await openChangeSignal(
+        fast,
+        subscriber,
+        `${config.redis.prefix}:tokens`,
+        () => tokens.forget(),
+        onError('token signal fault'),
+      );
   }
   health.start();
   services.stopAdmin.push(() => health.stop());

@@ -90,6 +90,8 @@ const CACHE_LIMIT = 10_000;
 
 export class Tokens {
   private readonly cache = new Map<string, { token: Token; until: number }>();
+  /** Tells the other nodes that a token changed (through Redis, services.ts); none embedded. */
+  announce: () => void = () => undefined;
 
   constructor(
     private readonly db: Db,
@@ -159,16 +161,14 @@ export class Tokens {
 
   /** Revokes by id or by name; answers how many tokens were revoked. */
   async revoke(idOrName: string): Promise<number> {
-    this.cache.clear();
-    const result = await this.db
-      .updateTable('tokens')
-      .set({ revoked_at: Date.now(), changed_at: Date.now() })
-      .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    // Again after the write: a request between the first clear and the commit re-cached it.
-    this.cache.clear();
-    return Number(result.numUpdatedRows);
+    return this.changed(
+      this.db
+        .updateTable('tokens')
+        .set({ revoked_at: Date.now(), changed_at: Date.now() })
+        .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
+    );
   }
 
   /** Changes the limits and switches of a live token; false when there is none with that id. */
@@ -180,7 +180,7 @@ export class Tokens {
     if (changes.ratePerSecond !== undefined) set.rate_per_second = changes.ratePerSecond;
     if (changes.maxConcurrency !== undefined) set.max_concurrency = changes.maxConcurrency;
     if (changes.disabled !== undefined) set.disabled_at = changes.disabled ? Date.now() : null;
-    return this.changed(
+    const updated = await this.changed(
       this.db
         .updateTable('tokens')
         .set(set)
@@ -188,6 +188,7 @@ export class Tokens {
         .where('revoked_at', 'is', null)
         .executeTakeFirst(),
     );
+    return updated === 1;
   }
 
   /**
@@ -204,26 +205,38 @@ export class Tokens {
         .where('revoked_at', 'is', null)
         .executeTakeFirst(),
     );
-    return updated ? secret : undefined;
-  }
-
-  /** Runs a write of one token with the cache cleared around it, as revoke does. */
-  private async changed(write: Promise<{ numUpdatedRows: bigint }>): Promise<boolean> {
-    this.cache.clear();
-    const result = await write;
-    this.cache.clear();
-    return Number(result.numUpdatedRows) === 1;
+    return updated === 1 ? secret : undefined;
   }
 
   async rotateWebhookSecret(id: string): Promise<string | undefined> {
     const secret = newWebhookSecret();
+    const updated = await this.changed(
+      this.db
+        .updateTable('tokens')
+        .set({ webhook_secret: secret, changed_at: Date.now() })
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    );
+    return updated === 1 ? secret : undefined;
+  }
+
+  /**
+   * Runs a write of tokens with this node's cache cleared around it (a request between the first
+   * clear and the commit may have cached the token again), then tells the other nodes, which
+   * otherwise see it at their next poll. Answers how many tokens it changed.
+   */
+  private async changed(write: Promise<{ numUpdatedRows: bigint }>): Promise<number> {
     this.cache.clear();
-    const result = await this.db
-      .updateTable('tokens')
-      .set({ webhook_secret: secret, changed_at: Date.now() })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1 ? secret : undefined;
+    const result = await write;
+    this.cache.clear();
+    const count = Number(result.numUpdatedRows);
+    if (count > 0) this.announce();
+    return count;
+  }
+
+  /** Forgets every cached token: one changed on another node. */
+  forget(): void {
+    this.cache.clear();
   }
 
   private watcher: NodeJS.Timeout | undefined;
@@ -240,7 +253,7 @@ export class Tokens {
       this.latestChange().then((latest) => {
         if (latest === this.seenChange) return;
         this.seenChange = latest;
-        this.cache.clear();
+        this.forget();
       }, onError);
     }, everyMs).unref();
   }

@@ -7,9 +7,9 @@
  * comes back with the first probe that succeeds. A client's own bad request never counts.
  *
  * The state lives in the database's `channel_states` (PostgreSQL when several nodes share it):
- * a change is announced in Redis where nodes share one (channel-signal.ts) and every node polls
- * it every quarter second besides (channels.ts); each change is made by a conditional write, so
- * that only the node that made it raises the alert. An
+ * a change is announced in Redis where nodes share one (store/change-signal.ts) and every node
+ * polls it every quarter second besides (channels.ts); each change is made by a conditional
+ * write, so that only the node that made it raises the alert. An
  * operator's disable is another column: health never sets or clears it.
  */
 import type { Logger } from 'pino';
