@@ -104,14 +104,21 @@ const TOKEN_CHANGES_MS = 500;
  * of the server's time under load. The lines still pending are written when the process exits;
  * SIGKILL loses at most the last `LOG_FLUSH_MS` of them (requests stay recorded in the database).
  */
-const LOG_BLOCK_BYTES = 4096;
+const LOG_BLOCK_BYTES = 16_384;
 const LOG_FLUSH_MS = 100;
 
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const log = pino(
     { level: config.log.level },
     options.logStream ??
-      destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS }),
+      destination({
+        dest: 1,
+        sync: false,
+        minLength: LOG_BLOCK_BYTES,
+        // One write may take several blocks; the destination asks that it exceed a block.
+        maxWrite: 4 * LOG_BLOCK_BYTES,
+        periodicFlush: LOG_FLUSH_MS,
+      }),
   );
   const db = await openDatabase(config.database.url, config.database.pool_size);
   const blobs = openBlobs(config.blobs);

@@ -13,6 +13,9 @@ import { decide, settledTraces, touchedTokens, type BatchWrites, type Op } from 
 
 export type BatchWriter = (batch: readonly Op[]) => Promise<BatchWrites>;
 
+/** A ledger row's columns in the order of the SQLite insert below. */
+type LedgerValues = [string, string, string, number, number, string | null, string, string | null, number];
+
 /** Rows per multi-row INSERT: far below every driver's limit on bound values. */
 const ROWS_PER_INSERT = 500;
 
@@ -72,12 +75,13 @@ export function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): BatchWrit
     'delete from holds where trace_id = ? returning trace_id',
   );
   const setBalance = sqlite.prepare<[number, string]>('update tokens set credits = ? where id = ?');
-  const addEntry = sqlite.prepare(
+  // Values bound by position: binding by name looks each one up, a good part of a row's cost.
+  const addEntry = sqlite.prepare<LedgerValues>(
     'insert into ledger (id, token_id, kind, delta, balance_after, note, actor, trace_id, created_at) ' +
-      'values (@id, @token_id, @kind, @delta, @balance_after, @note, @actor, @trace_id, @created_at)',
+      'values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const addHold = sqlite.prepare(
-    'insert into holds (trace_id, token_id, amount, created_at) values (@trace_id, @token_id, @amount, @created_at)',
+  const addHold = sqlite.prepare<[string, string, number, number]>(
+    'insert into holds (trace_id, token_id, amount, created_at) values (?, ?, ?, ?)',
   );
   const write = sqlite.transaction((batch: readonly Op[]): BatchWrites => {
     const balances = new Map<string, number>();
@@ -89,8 +93,11 @@ export function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): BatchWrit
     for (const trace of settledTraces(batch)) if (endHold.get(trace)) ended.add(trace);
     const writes = decide(batch, balances, ended);
     for (const [id, credits] of writes.balances) setBalance.run(credits, id);
-    for (const entry of writes.entries) addEntry.run(entry);
-    for (const hold of writes.holds) addHold.run(hold);
+    for (const e of writes.entries) {
+      const { note = null, trace_id = null } = e;
+      addEntry.run(e.id, e.token_id, e.kind, e.delta, e.balance_after, note, e.actor, trace_id, e.created_at);
+    }
+    for (const h of writes.holds) addHold.run(h.trace_id, h.token_id, h.amount, h.created_at);
     return writes;
   });
   // The connection Kysely lends is the one connection: no Kysely transaction is open meanwhile.
