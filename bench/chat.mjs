@@ -16,15 +16,15 @@
 //   [--hono-node-server 1.13.8|none] [--no-portkey] [--cpu-prof DIR]
 // --credits N is the credited token's balance; --cpu-prof writes both Switchyard servers' CPU
 // profiles into DIR (bench/profile-summary.mjs reads them).
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
+import { sleep, startChild, startUpstream, stopChild, temporaryDir } from './children.mjs';
 import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
 import { bodies, MODEL, pairedLatency, round3, summary, timed } from './chat-requests.mjs';
 
@@ -55,40 +55,6 @@ const honoNodeServer = values['hono-node-server'];
 const root = new URL('..', import.meta.url).pathname;
 const cli = join(root, 'dist/cli/main.js');
 const run = promisify(execFile);
-const children = new Set();
-const temporary = [];
-
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function temporaryDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temporary.push(dir);
-  return dir;
-}
-
-/** Starts a child process; keeps the tail of its stderr to explain a failure. */
-function startChild(args, options = {}, command = process.execPath) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  children.add(child);
-  child.stderrTail = '';
-  child.stderr.on('data', (chunk) => (child.stderrTail = (child.stderrTail + chunk).slice(-4000)));
-  child.exited = new Promise((resolve) => child.once('exit', resolve));
-  child.exited.then(() => children.delete(child));
-  return child;
-}
-
-async function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const exited = await Promise.race([child.exited.then(() => true), sleep(5000).then(() => false)]);
-  if (!exited) child.kill('SIGKILL');
-}
 
 /** Polls a URL until it answers 200, or throws after `ms`. */
 async function waitUntilUp(url, child, what, ms = 30_000) {
@@ -106,12 +72,6 @@ async function waitUntilUp(url, child, what, ms = 30_000) {
     await sleep(100);
   }
   throw new Error(`${what} did not answer ${url} within ${ms / 1000} s: ${child.stderrTail.trim()}`);
-}
-
-async function startUpstream() {
-  const child = startChild([new URL('./chat-upstream.mjs', import.meta.url).pathname]);
-  const line = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  return { child, ...JSON.parse(line) };
 }
 
 /** {served, connections}: completions the upstream answered, and on how many connections. */

@@ -12,14 +12,13 @@
 // alternating `--rounds` times, for a before/after on one machine.
 // Usage: npx tsc -p tsconfig.build.json && node bench/event-loop.mjs [--rounds 1]
 //   [--connections 4] [--chat-rate 32] [--tree before=/tmp/old --tree after=.] [--cpu-prof DIR]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
+import { sleep, startChild, startUpstream, stopChild, temporaryDir } from './children.mjs';
 import { freePort, machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -69,45 +68,12 @@ const EXTENSION_LYRIC =
   '[Chorus]\nWe are young and we are gold\nDancing till the night is old';
 const STYLE = 'synth pop, 120 bpm, drums, bass, piano';
 
-const children = new Set();
-const temporary = [];
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
-
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const now = () => performance.now();
-
-function startChild(args, options = {}, command = process.execPath) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  children.add(child);
-  child.stderrTail = '';
-  child.stderr.on('data', (chunk) => (child.stderrTail = (child.stderrTail + chunk).slice(-4000)));
-  child.exited = new Promise((done) => child.once('exit', done));
-  child.exited.then(() => children.delete(child));
-  return child;
-}
-
-async function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const exited = await Promise.race([child.exited.then(() => true), sleep(10_000).then(() => false)]);
-  if (!exited) child.kill('SIGKILL');
-}
-
-async function startUpstream() {
-  const child = startChild([new URL('./chat-upstream.mjs', import.meta.url).pathname]);
-  const line = await new Promise((done) => createInterface({ input: child.stdout }).once('line', done));
-  return { child, ...JSON.parse(line) };
-}
 
 /** `serve` from the tree's dist/, its defaults but the port, the data folder and one chat channel. */
 async function startServer(tree, upstream) {
   const cli = join(tree.path, 'dist/cli/main.js');
-  const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-loop-'));
-  temporary.push(dir);
+  const dir = temporaryDir('switchyard-bench-loop-');
   const port = await freePort();
   const { file, token, env, logTo } = await chatGatewaySetup({
     cli,
@@ -316,7 +282,7 @@ async function measureTree(tree, upstream, round) {
     }
   } finally {
     await chat.stop();
-    await stopChild(server.child);
+    await stopChild(server.child, 10_000);
   }
   return rows;
 }
@@ -344,7 +310,7 @@ const upstream = await startUpstream();
 for (let round = 1; round <= rounds; round += 1) {
   for (const tree of trees) report.results.push(...(await measureTree(tree, upstream, round)));
 }
-await stopChild(upstream.child);
+await stopChild(upstream.child, 10_000);
 report.machine.load_average_at_end = loadavg().map((x) => Number(x.toFixed(2)));
 
 const music = report.results.filter((row) => row.action !== 'chat only');
