@@ -78,8 +78,14 @@ export class ServiceError extends Error {
   }
 }
 
-/** A 400 listing every violation; the message names each field and its rule. */
+/** The violations an answer lists at most: a body can break a rule many thousand times. */
+const LISTED = 100;
+
+/** A 400 listing every violation (the first LISTED); the message names each field and its rule. */
 export function badRequest(violations: Violation[]): ServiceError {
-  const message = violations.map((v) => `${v.field}: ${v.rule}`).join('; ');
-  return new ServiceError('bad_request', message, { details: violations });
+  const listed = violations.slice(0, LISTED);
+  const more = violations.length - listed.length;
+  const message =
+    listed.map((v) => `${v.field}: ${v.rule}`).join('; ') + (more > 0 ? `; and ${more} more` : '');
+  return new ServiceError('bad_request', message, { details: listed });
 }

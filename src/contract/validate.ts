@@ -22,10 +22,37 @@ const compiled = new WeakMap<TSchema, ValidateFunction>();
 function validatorFor(schema: TSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajv.compile(bounded(schema) as TSchema);
     compiled.set(schema, validate);
   }
   return validate;
+}
+
+/**
+ * `schema` with a range on every number that states none: an integer within ±(2^53 − 1), the
+ * integers a JavaScript number holds exactly, and any number finite (JSON's 1e400 parses as
+ * Infinity). Without it such a value passed validation and failed deeper down: an offset that
+ * SQLite cannot bind, a price of Infinity credits.
+ */
+function bounded(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(bounded);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  // Without its `$id`: two copies of one named schema (inside two operations) would clash in Ajv,
+  // and nothing refers to a schema by its id.
+  for (const [key, value] of Object.entries(schema)) if (key !== '$id') copy[key] = bounded(value);
+  // A type may be a list (`['integer', 'null']` for a nullable one).
+  const types = [copy.type].flat();
+  const limit = types.includes('integer')
+    ? Number.MAX_SAFE_INTEGER
+    : types.includes('number')
+      ? Number.MAX_VALUE
+      : undefined;
+  if (limit !== undefined) {
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = limit;
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = -limit;
+  }
+  return copy;
 }
 
 /** `/content/0/text` → `content[0].text`; the body itself is `body`. */

@@ -7,6 +7,7 @@ import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { registerErrorHandling } from './errors.js';
+import { registerJsonBody } from './json-body.js';
 import { registerOperations } from './operations.js';
 import { registerOriginRoutes } from './origin-routes.js';
 import { registerFiles } from './files.js';
@@ -33,6 +34,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   // Only JSON bodies: anything else is answered 415 rather than parsed as text.
   app.removeContentTypeParser(['text/plain']);
+  registerJsonBody(app);
 
   // Both hooks run for every request: callbacks, so that neither costs a promise.
   app.addHook('onRequest', (request, reply, done) => {

@@ -13,10 +13,6 @@ function fromFastify(error: FastifyError, bodyLimit: number): ServiceError | und
       return new ServiceError('unsupported_media_type', 'content-type: the body must be application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ServiceError('payload_too_large', `body: must be at most ${bodyLimit} bytes`);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ServiceError('bad_request', 'body: must not be empty', {
-        details: [{ field: 'body', rule: 'must not be empty' }],
-      });
   }
   if (error.statusCode === 400 || error instanceof SyntaxError) {
     const rule = error instanceof SyntaxError ? `must be valid JSON (${error.message})` : error.message;

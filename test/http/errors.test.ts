@@ -79,10 +79,40 @@ describe('error statuses', () => {
     );
   });
 
-  it('400 for malformed JSON, naming the body', async () => {
+  it('400 for malformed JSON, naming the body and what the parser found', async () => {
     const answer = await server.post('/serp/web', '{"query": ', token);
     expectError(answer, 400, 'bad_request');
     expect(fieldsOf(answer)).toEqual(['body']);
+    expect((answer.body.error as { message: string }).message).toMatch(/^body: must be valid JSON \(.+\)$/);
+    const empty = await server.post('/serp/web', '', token);
+    expectError(empty, 400, 'bad_request');
+    expect(fieldsOf(empty)).toEqual(['body']);
+  });
+
+  it('400 for a number beyond what a JavaScript number holds exactly, naming the field', async () => {
+    const cases: [string, string, string][] = [
+      ['/tune/tasks', '{"action":"retrieve_batch","offset":9223372036854775807}', 'offset'],
+      ['/clip/tasks', '{"action":"retrieve_batch","created_at_min":1e400}', 'created_at_min'],
+      [
+        '/chatmodel/chat/completions',
+        '{"model":"chatmodel-4o","messages":[{"role":"user","content":"hi"}],"max_tokens":1e308}',
+        'max_tokens',
+      ],
+    ];
+    for (const [path, body, field] of cases) {
+      const answer = await server.post(path, body, token);
+      expectError(answer, 400, 'bad_request');
+      expect(fieldsOf(answer), body).toEqual([field]);
+      expect((answer.body.error as { message: string }).message).toMatch(/must be at most 9007199254740991/);
+    }
+  });
+
+  it('lists the first hundred violations of a body that breaks rules by the hundred', async () => {
+    const body = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`u${i}`, 0]));
+    const answer = await server.post('/serp/web', { query: 'a', ...body }, token);
+    expectError(answer, 400, 'bad_request');
+    expect(fieldsOf(answer)).toHaveLength(100);
+    expect((answer.body.error as { message: string }).message).toMatch(/; and 300 more$/);
   });
 
   it('400 for JSON that is not an object', async () => {
@@ -101,9 +131,22 @@ describe('error statuses', () => {
     for (const field of ['page', 'qeury', 'query', 'type']) expect(message).toContain(`${field}:`);
   });
 
-  it('rejects prototype pollution attempts as bad input', async () => {
-    const answer = await server.post('/serp/web', '{"query":"a","__proto__":{"x":1}}', token);
-    expectError(answer, 400, 'bad_request');
+  it('rejects prototype pollution attempts as bad input, naming the member', async () => {
+    const cases: [string, string[]][] = [
+      ['{"query":"a","__proto__":{"x":1}}', ['__proto__']],
+      ['{"query":"a","\\u005f_proto__":{"x":1}}', ['__proto__']],
+      ['{"query":"a","location":{"constructor":{"prototype":{"x":1}}}}', ['location.constructor']],
+    ];
+    for (const [body, fields] of cases) {
+      const answer = await server.post('/serp/web', body, token);
+      expectError(answer, 400, 'bad_request');
+      expect(fieldsOf(answer), body).toEqual(fields);
+      expect((answer.body.error as { message: string }).message).toContain('would replace the prototype');
+    }
+    // The words alone are fine: a query about constructors is a query.
+    const words = await server.post('/serp/web', '{"query":"constructor __proto__ \\u00e9"}', token);
+    expect(fieldsOf(words)).not.toContain('query');
+    expect(words.status).not.toBe(400);
   });
 
   it('503 busy, saying why, for an operation that no engine or channel serves', async () => {
