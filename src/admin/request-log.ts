@@ -6,7 +6,7 @@
  */
 import type { Db } from '../store/database.js';
 import { OPERATIONS } from '../contract/table.js';
-import { decodeCursor, iso, pageOf, type Page } from './values.js';
+import { decodeCursor, invalid, iso, pageOf, type Page } from './values.js';
 
 export interface RequestRow {
   trace_id: string;
@@ -44,9 +44,15 @@ export function priceKeyOf(path: string): string {
   return PRICE_KEY.get(path) ?? path;
 }
 
-/** The paths that a price key or a path names. */
+/** The paths that a price key or a path names; the `operation` filter refused when it is neither. */
 export function pathsOf(operation: string): string[] {
-  return PATHS.get(operation) ?? [operation];
+  const paths = PATHS.get(operation) ?? (PRICE_KEY.has(operation) ? [operation] : undefined);
+  if (paths === undefined)
+    throw invalid(
+      'operation',
+      `${operation} is neither a price key (serp.web) nor an operation path (/serp/web)`,
+    );
+  return paths;
 }
 
 export async function requestLog(

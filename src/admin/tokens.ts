@@ -10,7 +10,7 @@ import type { Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';
 import { changeBalance, entryOf } from '../accounts/ledger.js';
 import { audit } from './audit.js';
 import { spentAndLastUse } from './usage-report.js';
-import { decodeCursor, iso, invalid, notFound, pageOf, type Page } from './values.js';
+import { decodeCursor, iso, invalid, isoTimeMs, notFound, pageOf, type Page } from './values.js';
 
 export interface TokenRecord {
   id: string;
@@ -64,7 +64,7 @@ export function resolveOperations(field: string, names: string[]): string[] {
 
 function expiryOf(text: string | null | undefined): number | null | undefined {
   if (text === undefined || text === null) return text;
-  const ms = Date.parse(text);
+  const ms = isoTimeMs(text);
   if (!Number.isFinite(ms)) throw invalid('expires_at', 'must be an ISO 8601 time');
   return ms;
 }

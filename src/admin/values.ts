@@ -19,10 +19,29 @@ export function notFound(what: string): ServiceError {
 /** The latest time JavaScript's dates hold (year 275760). */
 const MAX_TIME_MS = 8.64e15;
 
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/**
+ * An ISO 8601 time → unix ms, NaN when it is none. A day the month does not have is refused:
+ * `Date.parse` would roll 2030-02-31 over into March 3rd.
+ */
+export function isoTimeMs(text: string): number {
+  const ms = Date.parse(text);
+  const date = CALENDAR_DATE.exec(text);
+  if (date === null || !Number.isFinite(ms)) return ms;
+  const [year, month, day] = date.slice(1).map(Number) as [number, number, number];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  const exists =
+    calendar.getUTCFullYear() === year &&
+    calendar.getUTCMonth() === month - 1 &&
+    calendar.getUTCDate() === day;
+  return exists ? ms : NaN;
+}
+
 /** An ISO 8601 time or unix seconds → unix ms; the field named when it is neither. */
 export function timeOf(field: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text);
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : isoTimeMs(text);
   // Beyond the years a date can hold, a database column could not hold it either.
   if (!Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS)
     throw invalid(field, 'must be an ISO 8601 time or unix seconds');

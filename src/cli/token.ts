@@ -5,6 +5,7 @@ import { openDatabase } from '../store/database.js';
 import { Tokens, type Token } from '../accounts/tokens.js';
 import { OPERATIONS } from '../contract/table.js';
 import { tokenAdminCommands } from './admin.js';
+import { timeOf } from '../admin/values.js';
 
 async function withTokens<T>(
   configFile: string | undefined,
@@ -34,14 +35,6 @@ export function parseOperations(list: string): string[] {
     for (const o of matched) paths.add(o.path);
   }
   return [...paths];
-}
-
-/** An ISO 8601 date/time or unix seconds → unix ms. */
-export function parseExpiry(text: string): number {
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text);
-  if (!Number.isFinite(ms))
-    throw new Error(`--expires-at: ${text} is neither an ISO 8601 time nor unix seconds`);
-  return ms;
 }
 
 function positive(flag: string, integer: boolean) {
@@ -103,7 +96,7 @@ export function tokenCommands(configOption: () => Option): Command {
           role: flags.admin ? 'admin' : 'client',
           credits: flags.credits ?? null,
           operations: flags.operations ? parseOperations(flags.operations) : null,
-          expiresAt: flags.expiresAt ? parseExpiry(flags.expiresAt) : null,
+          expiresAt: flags.expiresAt ? (timeOf('--expires-at', flags.expiresAt) as number) : null,
           ratePerSecond: flags.rate ?? config.tokens.default_rate_per_second,
           maxConcurrency: flags.concurrency ?? config.tokens.default_concurrency,
         });

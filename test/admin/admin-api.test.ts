@@ -217,6 +217,9 @@ describe.each(BACKENDS)('%s', (backend) => {
     await refused('POST', '/tokens', 'calback', { name: 'ok1', calback: 1 });
     await refused('POST', '/tokens', 'operations', { name: 'ok1', operations: ['nothing'] });
     await refused('POST', '/tokens', 'expires_at', { name: 'ok1', expires_at: 'soon' });
+    // A day the month does not have, which Date.parse would roll over into the next month.
+    await refused('POST', '/tokens', 'expires_at', { name: 'ok1', expires_at: '2030-02-31' });
+    await refused('PATCH', '/tokens/ops', 'expires_at', { expires_at: '2030-04-31T12:00:00Z' });
     await refused('POST', '/tokens', 'role', { name: 'ok1', role: 'root' });
     await refused('POST', '/tokens', 'body', [1, 2]);
     await refused('PATCH', '/tokens/ops', 'body', {});
@@ -232,6 +235,9 @@ describe.each(BACKENDS)('%s', (backend) => {
     await refused('GET', '/tokens?page=2', 'page');
     await refused('GET', '/usage?group_by=week', 'group_by');
     await refused('GET', '/usage?from=yesterday', 'from');
+    await refused('GET', '/usage?from=2026-02-30', 'from');
+    await refused('GET', '/usage?operation=nope', 'operation');
+    await refused('GET', '/requests?operation=/serp/nowhere', 'operation');
     await refused('GET', '/usage?to=999999999999999999999', 'to');
     await refused('GET', '/requests?token=acme&token=ops', 'token');
     await refused('GET', '/usage?format=xml', 'format');
