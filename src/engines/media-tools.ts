@@ -70,7 +70,10 @@ export function runPiped(tool: 'ffmpeg' | 'ffprobe', args: string[], pipes: Pipe
       if (code === 0) resolve(read.map((chunks) => Buffer.concat(chunks)));
       else
         reject(
-          new ToolFailed(lastLine(Buffer.concat(err).toString('utf8')) || `${tool} exited with ${code}`),
+          new ToolFailed(
+            lastLine(Buffer.concat(err).toString('utf8')).replace(QUOTED_TEMP_FILE, '') ||
+              `${tool} exited with ${code}`,
+          ),
         );
     });
     const writes: [number, Buffer | undefined][] = [
@@ -86,8 +89,20 @@ export function runPiped(tool: 'ffmpeg' | 'ffprobe', args: string[], pipes: Pipe
   });
 }
 
+const TEMP_PREFIX = join(tmpdir(), 'switchyard-media-');
+
+/**
+ * A file of a temporary folder as a tool quotes it (`/tmp/switchyard-media-Ab12/input-0: `): left
+ * out of what a failure says, since its message may reach a client, who learns nothing from it.
+ */
+const QUOTED_TEMP_FILE = new RegExp(`${escapedForRegExp(TEMP_PREFIX)}[^/\\s]*/[^\\s:]*:?\\s*`, 'g');
+
+function escapedForRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export async function withTemp<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'switchyard-media-'));
+  const dir = await mkdtemp(TEMP_PREFIX);
   try {
     return await work(dir);
   } finally {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/expect.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { download, durationOf, probe } from '../support/media-probe.js';
-import { SHORT_LYRIC, tune } from './music.js';
+import { dataUrl, SHORT_LYRIC, tune, uploadedSong } from './music.js';
 
 // Each request renders, encodes and stores whole songs: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -127,7 +127,20 @@ describe('/tune/audios generate', () => {
     );
     expectError(notAudio, 400, 'bad_request');
     expect((notAudio.body.error as { message: string }).message).toMatch(
-      /^audio_url: is not audio ffmpeg can read/,
+      /^audio_url: is not audio ffmpeg can read \(Invalid data found when processing input\)$/,
     );
+    // The temporary file ffmpeg was given is not named to the client.
+    expect(notAudio.text).not.toMatch(/switchyard-media|\/tmp\//);
+    for (const action of ['upload_cover', 'upload_extend']) {
+      const blip = await server.post(
+        '/tune/audios',
+        { action, audio_url: dataUrl(uploadedSong(0.05, 100), 'audio/wav') },
+        token,
+      );
+      expectError(blip, 400, 'bad_request');
+      expect((blip.body.error as { message: string }).message).toBe(
+        'audio_url: must hold at least 1 s of audio (it holds 0.050 s)',
+      );
+    }
   });
 });

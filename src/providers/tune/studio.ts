@@ -23,6 +23,8 @@ import { DEFAULT_MODEL, MAX_SONG_SECONDS, maxSecondsOf } from './models.js';
 
 /** Uploads (DECISIONS section 7) and the engine's own stems, read back losslessly. */
 const AUDIO_BYTES = 50 * 1024 * 1024;
+/** The shortest upload music is made from: a few samples left nothing to encode, nor to draw. */
+const MIN_UPLOAD_SECONDS = 1;
 const STEM_BYTES = 400 * 1024 * 1024;
 
 /** A result before it has files: stems and what the engine knows of them. */
@@ -185,14 +187,20 @@ export class Studio {
   async upload(field: string): Promise<Pcm> {
     return this.step('read', async () => {
       const bytes = await this.job.fetchInput(field, this.text(field), AUDIO_BYTES);
+      let pcm: Pcm;
       try {
-        const [pcm] = await this.read([bytes], this.maxSeconds);
-        return pcm!;
+        [pcm] = (await this.read([bytes], this.maxSeconds)) as [Pcm];
       } catch (error) {
         if (error instanceof UnreadableAudio)
           throw badRequest([{ field, rule: `is not audio ffmpeg can read (${error.message})` }]);
         throw error;
       }
+      const seconds = durationOf(pcm);
+      if (seconds < MIN_UPLOAD_SECONDS) {
+        const rule = `must hold at least ${MIN_UPLOAD_SECONDS} s of audio (it holds ${seconds.toFixed(3)} s)`;
+        throw badRequest([{ field, rule }]);
+      }
+      return pcm;
     });
   }
 
