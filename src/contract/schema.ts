@@ -38,6 +38,8 @@ export function PatternString(pattern: string, rule: string, options: SchemaOpti
 }
 
 const URL_MAX = 8192;
+/** http: or https:, in any case: a URL's scheme is case-insensitive (RFC 3986, 3.1). */
+const HTTP_SCHEME = '[Hh][Tt][Tt][Pp][Ss]?://';
 /** Data URLs carry whole images inline, so their cap is the body limit, not a URL length. */
 const DATA_URL_MAX = 15_000_000;
 
@@ -46,7 +48,7 @@ export function InputUrl(description: string) {
   return Type.String({
     description: `${description}. http(s) URL or data: URL.`,
     maxLength: DATA_URL_MAX,
-    pattern: '^(https?://|data:)',
+    pattern: `^(${HTTP_SCHEME}|[Dd][Aa][Tt][Aa]:)`,
     'x-rule': 'must be an http(s) or data: URL',
   });
 }
@@ -56,7 +58,7 @@ export function CallbackUrl() {
   return Type.String({
     description: 'Called with the final result when the task finishes (signed, retried).',
     maxLength: URL_MAX,
-    pattern: '^https?://',
+    pattern: `^${HTTP_SCHEME}`,
     'x-rule': 'must be an http(s) URL',
   });
 }

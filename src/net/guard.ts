@@ -97,7 +97,13 @@ export class OutboundGuard {
       );
     }
     if (url.username || url.password) throw new OutboundRefused('must not carry credentials');
+    if (url.port === '0') throw new OutboundRefused('port 0 is not a port to connect to');
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!isIP(host) && !isDnsName(host)) {
+      throw new OutboundRefused(
+        `host ${host.slice(0, 80)} is not a DNS name (labels of 1 to 63 characters, 253 in all)`,
+      );
+    }
     // A literal address skips DNS, so the connect-time check would never see it.
     if (isIP(host) && !this.options.policy(host)) {
       throw new OutboundRefused(`address ${host} is not allowed`);
@@ -237,4 +243,12 @@ function exchangeOnce(
       fail(error as Error);
     }
   });
+}
+
+/** A name DNS can hold: labels of 1 to 63 characters, 253 in all (RFC 1035, 2.3.4). */
+function isDnsName(host: string): boolean {
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  return (
+    name.length > 0 && name.length <= 253 && name.split('.').every((l) => l.length > 0 && l.length <= 63)
+  );
 }

@@ -29,9 +29,15 @@ function decodeDataUrl(field: string, url: string, maxBytes: number): Buffer {
   if (comma < 0) throw bad(field, 'is not a valid data: URL');
   const meta = url.slice(5, comma);
   const payload = url.slice(comma + 1);
-  const data = meta.endsWith(';base64')
-    ? Buffer.from(payload, 'base64')
-    : Buffer.from(decodeURIComponent(payload));
+  let data: Buffer;
+  if (/;base64$/i.test(meta)) data = Buffer.from(payload, 'base64');
+  else {
+    try {
+      data = Buffer.from(decodeURIComponent(payload));
+    } catch {
+      throw bad(field, 'is not a valid data: URL (a % escape that is not UTF-8)');
+    }
+  }
   if (data.length > maxBytes) throw tooLarge(field, maxBytes);
   return data;
 }
@@ -56,7 +62,8 @@ export async function fetchInput(
   url: string,
   maxBytes: number,
 ): Promise<Buffer> {
-  if (url.startsWith('data:')) return decodeDataUrl(field, url, maxBytes);
+  // Schemes are case-insensitive: DATA: is data:.
+  if (/^data:/i.test(url)) return decodeDataUrl(field, url, maxBytes);
   const own = `${sources.publicBaseUrl}/files/`;
   if (url.startsWith(own)) return readOwnFile(field, url.slice(own.length), sources, maxBytes);
   try {

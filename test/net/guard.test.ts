@@ -115,6 +115,13 @@ describe('outbound guard', () => {
     expect(await refusal(strict.request('not a url'))).toMatch(/not a valid URL/);
   });
 
+  it('refuses a port and a host that nothing can connect to', async () => {
+    expect(await refusal(strict.request('https://example.com:0/'))).toMatch(/port 0/);
+    for (const url of [`http://${'a'.repeat(64)}.example/`, `http://${'abc.'.repeat(64)}example/`]) {
+      expect(await refusal(strict.request(url)), url).toMatch(/is not a DNS name/);
+    }
+  });
+
   it('refuses DNS names that resolve to private addresses', async () => {
     expect(await refusal(guard.request(`http://evil.test:${port}/ok`))).toMatch(
       /^evil.test resolves to a private or reserved address/,

@@ -54,6 +54,15 @@ describe('input media', () => {
       'hello',
     );
     expect((await fetchInput(sources, 'image_url', 'data:text/plain,a%20b', 100)).toString()).toBe('a b');
+    // A scheme and its parameters are case-insensitive.
+    expect((await fetchInput(sources, 'image_url', 'DATA:image/png;BASE64,aGVsbG8=', 100)).toString()).toBe(
+      'hello',
+    );
+    const broken = await failure(fetchInput(sources, 'image_url', 'data:text/plain,%E0%A4%A', 100));
+    expect([broken.status, broken.message]).toEqual([
+      400,
+      'image_url: is not a valid data: URL (a % escape that is not UTF-8)',
+    ]);
   });
 
   it('reads this service’s own files from the blob store', async () => {

@@ -269,6 +269,11 @@ export const valid: ValidCase[] = [
   { path, name: 'extend minimal', body: { action: 'extend', video_id: 'v1' } },
   {
     path,
+    name: 'URL schemes in capitals',
+    body: { ...i2v, end_image_url: 'DATA:image/png;base64,AAAA', callback_url: 'HTTPS://EXAMPLE.COM/hook' },
+  },
+  {
+    path,
     name: 'extend full',
     body: {
       action: 'extend',
