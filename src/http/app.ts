@@ -6,7 +6,7 @@
 import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { registerErrorHandling } from './errors.js';
+import { frameworkError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { registerOperations } from './operations.js';
 import { registerOriginRoutes } from './origin-routes.js';
@@ -31,6 +31,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     bodyLimit: config.limits.body_bytes,
     exposeHeadRoutes: false,
     return503OnClosing: true,
+    frameworkErrors: frameworkError,
   });
   // Only JSON bodies: anything else is answered 415 rather than parsed as text.
   app.removeContentTypeParser(['text/plain']);

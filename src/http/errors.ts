@@ -38,6 +38,29 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
   return reply.code(error.status).type('application/json').send(body);
 }
 
+const FRAMEWORK_RULES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'is not a valid URL path (a % escape that is not UTF-8)',
+  FST_ERR_MAX_PARAM_LENGTH: 'has a segment longer than any name or id this service gives (100 characters)',
+};
+
+/**
+ * The errors Fastify meets before a request has a route (`frameworkErrors`), in the one error body
+ * rather than Fastify's own: a path whose % escapes are not UTF-8, a path segment over the router's
+ * limit. No hook has run for them, so the trace id header is set here.
+ */
+export function frameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  reply.header('x-trace-id', request.id);
+  const rule = FRAMEWORK_RULES[error.code] ?? (error.message || 'is not a path this service answers');
+  return sendError(
+    reply,
+    new ServiceError('bad_request', `path: ${rule}`, { details: [{ field: 'path', rule }] }),
+  );
+}
+
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = error instanceof ServiceError ? error : fromFastify(error, bodyLimit);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
+import { get } from 'node:http';
+import { startServer, type Answer, type TestServer } from '../support/server.js';
 import { expectError, fieldsOf } from '../support/expect.js';
 import { Providers } from '../../src/providers/index.js';
 
@@ -174,6 +175,27 @@ describe('error statuses', () => {
       expect((answer.body.error as { message: string }).message).toContain(answer.body.trace_id as string);
     } finally {
       server.services.providers = saved;
+    }
+  });
+
+  it('400 in the one error body for a path the router cannot read', async () => {
+    for (const path of ['/serp/%E0%A4%A', `/admin/api/v1/tasks/${'a'.repeat(5000)}`]) {
+      const answer = await new Promise<Answer>((resolve, reject) => {
+        get(`${server.url}${path}`, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: new Headers(response.headers as Record<string, string>),
+              body: JSON.parse(text) as Record<string, unknown>,
+              text,
+            }),
+          );
+        }).on('error', reject);
+      });
+      expectError(answer, 400, 'bad_request');
+      expect(fieldsOf(answer), path.slice(0, 40)).toEqual(['path']);
     }
   });
 
