@@ -6,6 +6,7 @@
 import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
+import { ServiceError } from '../errors.js';
 import { frameworkError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { registerOperations } from './operations.js';
@@ -40,7 +41,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // Both hooks run for every request: callbacks, so that neither costs a promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-trace-id', request.id);
-    done();
+    done(sentTwice(request.raw.rawHeaders, 'authorization'));
   });
   app.addHook('onResponse', (request, reply, done) => {
     const operation = request.routeOptions.url ?? 'unmatched';
@@ -84,4 +85,19 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerHealth(app, services);
   await registerOpenApi(app, openApiDocument(config.public_base_url, VERSION));
   return app;
+}
+
+/**
+ * A 400 when `name` (lower case) comes more than once: Node keeps the first of two `Authorization`
+ * headers and drops the other, so a request naming two tokens would act as the first, unsaid.
+ */
+function sentTwice(rawHeaders: string[], name: string): ServiceError | undefined {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const header = rawHeaders[i]!;
+    if (header.length === name.length && header.toLowerCase() === name) seen += 1;
+  }
+  if (seen < 2) return undefined;
+  const rule = 'must be sent once';
+  return new ServiceError('bad_request', `${name}: ${rule}`, { details: [{ field: name, rule }] });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get } from 'node:http';
+import { get, request } from 'node:http';
 import { startServer, type Answer, type TestServer } from '../support/server.js';
 import { expectError, fieldsOf } from '../support/expect.js';
 import { Providers } from '../../src/providers/index.js';
@@ -176,6 +176,41 @@ describe('error statuses', () => {
     } finally {
       server.services.providers = saved;
     }
+  });
+
+  it('400 for two Authorization headers, which Node would have cut to the first', async () => {
+    const other = await server.token();
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      const sent = request(`${server.url}/serp/web`, {
+        method: 'POST',
+        // Given as a list, the two are sent as two; a host is then the caller's to send.
+        headers: [
+          'host',
+          new URL(server.url).host,
+          'content-type',
+          'application/json',
+          'authorization',
+          `Bearer ${token}`,
+          'Authorization',
+          `Bearer ${other}`,
+        ],
+      });
+      sent.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: new Headers(response.headers as Record<string, string>),
+            body: JSON.parse(text) as Record<string, unknown>,
+            text,
+          }),
+        );
+      });
+      sent.on('error', reject).end('{"query":"a"}');
+    });
+    expectError(answer, 400, 'bad_request');
+    expect(fieldsOf(answer)).toEqual(['authorization']);
   });
 
   it('400 in the one error body for a path the router cannot read', async () => {
