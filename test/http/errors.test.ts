@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, request } from 'node:http';
+import { get, request, type ClientRequest } from 'node:http';
 import { startServer, type Answer, type TestServer } from '../support/server.js';
 import { expectError, fieldsOf } from '../support/expect.js';
 import { Providers } from '../../src/providers/index.js';
@@ -12,6 +12,24 @@ beforeAll(async () => {
   token = await server.token();
 });
 afterAll(() => server.close());
+
+/** The answer to a request sent with node:http, for what fetch will not send as given. */
+function rawAnswer(sent: ClientRequest): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    sent.on('error', reject).on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: new Headers(response.headers as Record<string, string>),
+          body: JSON.parse(text) as Record<string, unknown>,
+          text,
+        }),
+      );
+    });
+  });
+}
 
 describe('error statuses', () => {
   it('404 no_api for an unknown path, whatever the method', async () => {
@@ -180,55 +198,19 @@ describe('error statuses', () => {
 
   it('400 for two Authorization headers, which Node would have cut to the first', async () => {
     const other = await server.token();
-    const answer = await new Promise<Answer>((resolve, reject) => {
-      const sent = request(`${server.url}/serp/web`, {
-        method: 'POST',
-        // Given as a list, the two are sent as two; a host is then the caller's to send.
-        headers: [
-          'host',
-          new URL(server.url).host,
-          'content-type',
-          'application/json',
-          'authorization',
-          `Bearer ${token}`,
-          'Authorization',
-          `Bearer ${other}`,
-        ],
-      });
-      sent.on('response', (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: new Headers(response.headers as Record<string, string>),
-            body: JSON.parse(text) as Record<string, unknown>,
-            text,
-          }),
-        );
-      });
-      sent.on('error', reject).end('{"query":"a"}');
-    });
+    // Given as a list, the two are sent as two; a host is then the caller's to send.
+    const headers = ['host', new URL(server.url).host, 'content-type', 'application/json'];
+    headers.push('authorization', `Bearer ${token}`, 'Authorization', `Bearer ${other}`);
+    const answer = await rawAnswer(
+      request(`${server.url}/serp/web`, { method: 'POST', headers }).end('{"query":"a"}'),
+    );
     expectError(answer, 400, 'bad_request');
     expect(fieldsOf(answer)).toEqual(['authorization']);
   });
 
   it('400 in the one error body for a path the router cannot read', async () => {
     for (const path of ['/serp/%E0%A4%A', `/admin/api/v1/tasks/${'a'.repeat(5000)}`]) {
-      const answer = await new Promise<Answer>((resolve, reject) => {
-        get(`${server.url}${path}`, (response) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              headers: new Headers(response.headers as Record<string, string>),
-              body: JSON.parse(text) as Record<string, unknown>,
-              text,
-            }),
-          );
-        }).on('error', reject);
-      });
+      const answer = await rawAnswer(get(`${server.url}${path}`));
       expectError(answer, 400, 'bad_request');
       expect(fieldsOf(answer), path.slice(0, 40)).toEqual(['path']);
     }
