@@ -6,7 +6,7 @@
 import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { ServiceError } from '../errors.js';
+import { badRequest, type ServiceError } from '../errors.js';
 import { frameworkError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { registerOperations } from './operations.js';
@@ -97,7 +97,5 @@ function sentTwice(rawHeaders: string[], name: string): ServiceError | undefined
     const header = rawHeaders[i]!;
     if (header.length === name.length && header.toLowerCase() === name) seen += 1;
   }
-  if (seen < 2) return undefined;
-  const rule = 'must be sent once';
-  return new ServiceError('bad_request', `${name}: ${rule}`, { details: [{ field: name, rule }] });
+  return seen < 2 ? undefined : badRequest([{ field: name, rule: 'must be sent once' }]);
 }

@@ -4,7 +4,7 @@
  * 500 whose details stay in the log under the trace id: never a stack or a path in a response.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { badRequest, ServiceError } from '../errors.js';
 import './caller.js';
 
 function fromFastify(error: FastifyError, bodyLimit: number): ServiceError | undefined {
@@ -55,10 +55,7 @@ export function frameworkError(
 ): FastifyReply {
   reply.header('x-trace-id', request.id);
   const rule = FRAMEWORK_RULES[error.code] ?? (error.message || 'is not a path this service answers');
-  return sendError(
-    reply,
-    new ServiceError('bad_request', `path: ${rule}`, { details: [{ field: 'path', rule }] }),
-  );
+  return sendError(reply, badRequest([{ field: 'path', rule }]));
 }
 
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
