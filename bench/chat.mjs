@@ -5,8 +5,9 @@
 // upstream), and through Switchyard (`/chatmodel/chat/completions`, the real `serve` from dist/,
 // started by bin/switchyard as users start it, with one channel to the upstream) with (3) an
 // unlimited token and (4) a credited one (each request admitted, charged and recorded against its
-// balance, as most tokens in use are), each server in its own process, all in one run: for each
-// mode (non-streamed, streamed) the four are measured in turn, and the turns repeat for `--rounds`
+// balance, as most tokens in use are), and (5) through a bare relay (bench/chat-relay.mjs: the
+// least a Node gateway does, as a floor), each server in its own process, all in one run: for each
+// mode (non-streamed, streamed) the five are measured in turn, and the turns repeat for `--rounds`
 // rounds, so that background load falls on all alike; the medians over the rounds are compared.
 // Throughput: autocannon at moderate load after a warm-up. Latency: requests sent one at a time,
 // timed with process.hrtime (autocannon counts whole milliseconds); for a gateway, each request is
@@ -24,7 +25,7 @@ import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { chatGatewaySetup, serveCommand } from './chat-gateway.mjs';
-import { sleep, startChild, startUpstream, stopChild, temporaryDir } from './children.mjs';
+import { sleep, startChild, startRelay, startUpstream, stopChild, temporaryDir } from './children.mjs';
 import { cpuSeconds, freePort, machine, saveReport } from './common.mjs';
 import { bodies, MODEL, pairedLatency, round3, summary, timed } from './chat-requests.mjs';
 
@@ -295,9 +296,13 @@ const direct = {
   url: `${upstream.url}/v1/chat/completions`,
   headers: { authorization: 'Bearer sk-bench-upstream' },
 };
-// All servers are up from the start (an idle one costs nothing), so that within a mode the three
-// rows are measured back to back, under the same background load.
-const targets = [['upstream', direct]];
+// All servers are up from the start (an idle one costs nothing), so that within a mode the rows
+// are measured back to back, under the same background load.
+const relay = await startRelay(upstream);
+const targets = [
+  ['upstream', direct],
+  ['relay', { child: relay.child, url: `${relay.url}/v1/chat/completions`, headers: {} }],
+];
 targets.push(['switchyard', await startSwitchyard(upstream, 'switchyard')]);
 targets.push(['switchyard-credited', await startSwitchyard(upstream, 'switchyard-credited', values.credits)]);
 if (install) {
@@ -333,7 +338,7 @@ report.machine.load_average_at_end = loadavg().map((x) => Number(x.toFixed(2)));
 
 // --- medians, ratios, targets, table --------------------------------------------------------------
 
-const SERVERS = ['upstream', 'portkey', 'switchyard', 'switchyard-credited'];
+const SERVERS = ['upstream', 'relay', 'portkey', 'switchyard', 'switchyard-credited'];
 const median = (numbers) => {
   const sorted = [...numbers].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -377,13 +382,16 @@ report.targets = {
 };
 report.ratio = {};
 for (const mode of ['plain', 'stream']) {
-  const [up, pk, un, cr] = SERVERS.map((server) => find(server, mode));
+  const [up, relayRow, pk, un, cr] = SERVERS.map((server) => find(server, mode));
   report.ratio[mode] = {
     credited_over_portkey_throughput: ratio(cr?.requests_per_second, pk?.requests_per_second),
     unlimited_over_portkey_throughput: ratio(un?.requests_per_second, pk?.requests_per_second),
     credited_over_upstream_throughput: ratio(cr?.requests_per_second, up?.requests_per_second, 3),
     credited_over_unlimited_cpu_per_request: ratio(cr?.cpu_us_per_request, un?.cpu_us_per_request),
     portkey_over_credited_cpu_per_request: ratio(pk?.cpu_us_per_request, cr?.cpu_us_per_request),
+    credited_over_relay_throughput: ratio(cr?.requests_per_second, relayRow?.requests_per_second, 3),
+    credited_over_relay_cpu_per_request: ratio(cr?.cpu_us_per_request, relayRow?.cpu_us_per_request),
+    portkey_over_relay_cpu_per_request: ratio(pk?.cpu_us_per_request, relayRow?.cpu_us_per_request),
   };
 }
 
@@ -486,6 +494,11 @@ for (const mode of ['plain', 'stream']) {
       ) +
       `, target ≤ ×${t.credited_over_unlimited_cpu_max}; portkey / credited ×${r.portkey_over_credited_cpu_per_request ?? 'n/a'};` +
       ` credited added p50 ${verdict(credited?.added_p50_ms ?? null, credited?.added_p50_ms <= t.added_p50_ms_max)} ms, target ≤ ${t.added_p50_ms_max} ms`,
+  );
+  console.log(
+    `${''.padEnd(6)} against the bare relay: credited throughput ×${r.credited_over_relay_throughput ?? 'n/a'},` +
+      ` CPU per request credited ×${r.credited_over_relay_cpu_per_request ?? 'n/a'},` +
+      ` portkey ×${r.portkey_over_relay_cpu_per_request ?? 'n/a'}`,
   );
 }
 if (report.portkey.note) console.log(`note: ${report.portkey.note}`);

@@ -1,6 +1,7 @@
 // The processes and folders a benchmark starts: each child killed and each folder removed when the
 // benchmark exits, however it exits; the tail of a child's stderr kept to explain its failure; the
-// loopback chat upstream (bench/chat-upstream.mjs) that the chat benchmarks share.
+// loopback chat upstream (bench/chat-upstream.mjs) that the chat benchmarks share, and the bare
+// relay (bench/chat-relay.mjs) that bench/chat.mjs measures gateways against.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,9 +45,19 @@ export async function stopChild(child, graceMs = 5000) {
   if (!exited) child.kill('SIGKILL');
 }
 
-/** The loopback chat upstream: its child and what it prints when listening (`url`, `base_url`). */
-export async function startUpstream() {
-  const child = startChild([new URL('./chat-upstream.mjs', import.meta.url).pathname]);
+/** A script of bench/ that prints one JSON line once listening: its child and that line's members. */
+async function startListener(script, args = []) {
+  const child = startChild([new URL(script, import.meta.url).pathname, ...args]);
   const line = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
   return { child, ...JSON.parse(line) };
+}
+
+/** The loopback chat upstream: its child and what it prints when listening (`url`, `base_url`). */
+export function startUpstream() {
+  return startListener('./chat-upstream.mjs');
+}
+
+/** The bare relay (bench/chat-relay.mjs) in front of `upstream`: its child and its `url`. */
+export function startRelay(upstream) {
+  return startListener('./chat-relay.mjs', [upstream.base_url]);
 }
