@@ -11,6 +11,7 @@ import { mayCall } from '../accounts/tokens.js';
 import { chargeFor } from '../config/index.js';
 import type { TokenCount } from '../config/prices.js';
 import { EventStream, LineStream } from '../providers/index.js';
+import { StopSwitch } from '../providers/stop-signal.js';
 import { NDJSON, SERVER_SENT_EVENTS, sendStream } from './event-stream.js';
 import { badRequest, ServiceError } from '../errors.js';
 import type { Services } from '../services.js';
@@ -83,15 +84,15 @@ export function handler(services: Services) {
     if (kind === 'task') return answerTask(services, request, reply, caller, body);
     const charge = chargeFor(services.config.prices, operation.priceKey, body);
     const reservation = await services.credits.reserve(token, charge.hold, request.id);
-    const controller = new AbortController();
+    const stop = new StopSwitch();
     // A streamed answer's cost is known only at its end: its credits are held durably before its
     // first byte. Where the request says it will stream, the hold is written while the upstream
     // works towards its first event rather than after it; a refused hold stops the work.
     const securing = operation.streams?.(body, caller.accept) ? reservation.secure() : undefined;
-    securing?.catch(() => controller.abort());
+    securing?.catch(() => stop.stop());
     try {
       // The response closing before it was written means the client left.
-      reply.raw.once('close', () => reply.raw.writableFinished || controller.abort());
+      reply.raw.once('close', () => reply.raw.writableFinished || stop.stop());
       const answer =
         kind === 'retrieval'
           ? await answerRetrieval(services.tasks, token.id, operation.family, body)
@@ -101,7 +102,7 @@ export function handler(services: Services) {
               token,
               traceId: request.id,
               accept: caller.accept,
-              signal: controller.signal,
+              signal: stop,
             });
       if (answer instanceof LineStream) {
         await (securing ?? reservation.secure());
@@ -128,7 +129,7 @@ export function handler(services: Services) {
       await reservation.settle(caller.charged);
       return answer;
     } catch (error) {
-      controller.abort(); // a stream already started upstream (its hold refused): stop it
+      stop.stop(); // a stream already started upstream (its hold refused): stop it
       // A refused hold is what the client hears, not the failure of the work it stopped.
       const refusal = await securing?.then(
         () => undefined,

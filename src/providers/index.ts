@@ -6,6 +6,7 @@ import type { Family, MediaType, Operation } from '../contract/types.js';
 import type { Token } from '../accounts/tokens.js';
 import { unservedFamily } from './unserved.js';
 import type { KeptFiles } from './serp/types.js';
+import type { StopSignal } from './stop-signal.js';
 
 /** One validated synchronous request handed to a capability. */
 export interface Call {
@@ -15,7 +16,7 @@ export interface Call {
   traceId: string;
   accept: MediaType;
   /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  signal: StopSignal;
 }
 
 /** What a task's engine sees while it runs: its input, its deadline, and the ways to report. */

@@ -8,6 +8,7 @@ import type { Family } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
 import { unservedModel } from './unserved.js';
 import type { ChannelBoard } from './channel-board.js';
+import { pause, type StopSignal } from './stop-signal.js';
 
 export interface RoutedChannel {
   name: string;
@@ -79,12 +80,6 @@ interface Health {
   failures: number;
   coolUntil: number;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 export class ChannelRouter<C extends RoutedChannel> {
   private readonly patterns: Map<C, RegExp[]>;
@@ -184,7 +179,7 @@ export class ChannelRouter<C extends RoutedChannel> {
   async run<T>(
     capability: Family,
     model: string,
-    signal: AbortSignal,
+    signal: StopSignal,
     call: (channel: C) => Promise<T>,
   ): Promise<T> {
     const candidates = this.candidates(capability, model);
@@ -223,7 +218,7 @@ export class ChannelRouter<C extends RoutedChannel> {
           this.failed(channel, performance.now() - started, error);
           tried.push(`${channel.name}: ${error.message}`);
           if (error.channelFault || (error.status === 429 && error.retryAfterSeconds !== undefined)) break;
-          if (attempt < this.policy.retries) await sleep(this.policy.backoffMs * 2 ** attempt, signal);
+          if (attempt < this.policy.retries) await pause(this.policy.backoffMs * 2 ** attempt, signal);
         }
       }
     }

@@ -7,6 +7,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { UpstreamFailure } from './router.js';
 import { UpstreamBody } from './upstream-body.js';
+import type { StopSignal } from './stop-signal.js';
 
 export interface UpstreamChannel {
   name: string;
@@ -91,7 +92,7 @@ export async function callUpstream(
   channel: UpstreamChannel,
   url: string,
   call: UpstreamCall,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<UpstreamAnswer> {
   const response = await dispatch(channel, url, call, signal);
   if (response.statusCode >= 400) throw await failureOf(channel, response);
@@ -107,7 +108,7 @@ function dispatch(
   channel: UpstreamChannel,
   url: string,
   call: UpstreamCall,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<UpstreamAnswer> {
   const timeout = channel.timeout_seconds * 1000;
   return new Promise((resolve, reject) => {
@@ -194,7 +195,7 @@ export function postJson(
   channel: UpstreamChannel,
   url: string,
   body: unknown,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<UpstreamAnswer> {
   return callUpstream(
     channel,

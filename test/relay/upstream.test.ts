@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callUpstream, jsonOf } from '../../src/providers/upstream.js';
 import { UpstreamFailure } from '../../src/providers/router.js';
 import { sseData } from '../../src/providers/chat/channels/sse.js';
+import { StopSwitch, type StopSignal } from '../../src/providers/stop-signal.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Route>();
@@ -25,7 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const get = (path: string, signal = new AbortController().signal, timeout = channel.timeout_seconds) =>
+const get = (
+  path: string,
+  signal: StopSignal = new AbortController().signal,
+  timeout = channel.timeout_seconds,
+) =>
   callUpstream(
     { ...channel, timeout_seconds: timeout },
     `${base}${path}`,
@@ -86,18 +91,38 @@ describe('an upstream call', () => {
     expect(took).toBeLessThan(1000);
   });
 
-  it('gives up at once when the client leaves before the answer begins, and when it had left already', async () => {
-    let closed!: () => void;
-    const upstreamClosed = new Promise<void>((resolve) => (closed = resolve));
-    routes.set('/hang', (req) => req.socket.once('close', closed));
-    const client = new AbortController();
-    const pending = get('/hang', client.signal);
-    await sleep(100);
-    client.abort();
-    await expect(pending).rejects.toBeInstanceOf(UpstreamFailure);
-    await upstreamClosed;
-    await expect(get('/json?q=1', client.signal)).rejects.toBeInstanceOf(UpstreamFailure);
-  });
+  // A request's own StopSwitch (what the server hands its work), and an AbortController's signal.
+  const clients: [string, () => { signal: StopSignal; leave: () => void }][] = [
+    [
+      'a StopSwitch',
+      () => {
+        const stop = new StopSwitch();
+        return { signal: stop, leave: () => stop.stop() };
+      },
+    ],
+    [
+      'an AbortSignal',
+      () => {
+        const controller = new AbortController();
+        return { signal: controller.signal, leave: () => controller.abort() };
+      },
+    ],
+  ];
+  it.each(clients)(
+    'gives up at once when the client leaves before the answer begins, and when it had left already (%s)',
+    async (_, client) => {
+      let closed!: () => void;
+      const upstreamClosed = new Promise<void>((resolve) => (closed = resolve));
+      routes.set('/hang', (req) => req.socket.once('close', closed));
+      const { signal, leave } = client();
+      const pending = get('/hang', signal);
+      await sleep(100);
+      leave();
+      await expect(pending).rejects.toBeInstanceOf(UpstreamFailure);
+      await upstreamClosed;
+      await expect(get('/json?q=1', signal)).rejects.toBeInstanceOf(UpstreamFailure);
+    },
+  );
 
   it('names an upstream that cannot be reached', async () => {
     const closedPort = await new Promise<number>((resolve) => {

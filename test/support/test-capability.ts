@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceError, type ErrorCode } from '../../src/errors.js';
 import { Providers, type Capability, type Job } from '../../src/providers/index.js';
+import type { StopSignal } from '../../src/providers/stop-signal.js';
 
 function directiveText(input: Record<string, unknown>): string {
   const content = input.content;
@@ -27,7 +28,7 @@ function directives(text: string): Record<string, string> {
   );
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: StopSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => {

@@ -10,6 +10,7 @@
  */
 import { ServiceError } from '../../errors.js';
 import { UpstreamFailure } from '../router.js';
+import { pause } from '../stop-signal.js';
 
 const DEFAULT_POLL_MS = 2000;
 /** Polls never wait longer than this, unless the channel's own interval is longer still. */
@@ -83,20 +84,6 @@ function hidden(error: unknown, secrets: readonly string[]): unknown {
     });
   }
   return error;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts; leaves no listener behind either way. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

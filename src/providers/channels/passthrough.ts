@@ -16,6 +16,7 @@ import type { Operation } from '../../contract/types.js';
 import { checkSchema } from '../../contract/validate.js';
 import { UpstreamFailure } from '../router.js';
 import { jsonOf, postJson } from '../upstream.js';
+import type { StopSignal } from '../stop-signal.js';
 import {
   followUpstream,
   outsideContract,
@@ -61,7 +62,7 @@ export class SameInterface {
    * POSTs `body` to `path` (ours) and answers the JSON that came back, in our names whatever the
    * upstream's; `generation` marks a task's submission, whose path may differ from its retrieval's.
    */
-  private async post(path: string, body: unknown, signal: AbortSignal, generation = false): Promise<unknown> {
+  private async post(path: string, body: unknown, signal: StopSignal, generation = false): Promise<unknown> {
     if (this.channel.type !== 'origin') {
       return jsonOf(this.channel, await postJson(this.channel, `${this.base}${path}`, body, signal));
     }
@@ -75,7 +76,7 @@ export class SameInterface {
   private async postForObject(
     path: string,
     body: unknown,
-    signal: AbortSignal,
+    signal: StopSignal,
     generation = false,
   ): Promise<Json> {
     const answer = await this.post(path, body, signal, generation);
@@ -85,7 +86,7 @@ export class SameInterface {
   }
 
   /** A synchronous operation: the answer, checked against `response`. */
-  async call(path: string, body: unknown, response: TSchema, signal: AbortSignal): Promise<Json> {
+  async call(path: string, body: unknown, response: TSchema, signal: StopSignal): Promise<Json> {
     const answer = await this.post(path, body, signal);
     const [first] = checkSchema(response, answer);
     if (first !== undefined) {

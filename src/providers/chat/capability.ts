@@ -8,6 +8,7 @@ import { EventStream, type Call, type Capability, type TokenUsage } from '../ind
 import { UpstreamFailure, type ChannelRouter, type RoutedChannel } from '../router.js';
 import { ServiceError } from '../../errors.js';
 import type { ChatBackend, ChatCompletionChunk, ChatRequest } from './types.js';
+import type { StopSignal } from '../stop-signal.js';
 
 async function* relay(
   first: IteratorResult<ChatCompletionChunk>,
@@ -57,7 +58,7 @@ export class ChatCapability implements Capability {
   }
 
   /** One completion for the service's own use (lyrics), routed like a client's. */
-  complete(request: ChatRequest, signal: AbortSignal): Promise<unknown> {
+  complete(request: ChatRequest, signal: StopSignal): Promise<unknown> {
     return this.router.run('chat', request.model, signal, (channel) =>
       this.backend(channel).complete(request, signal),
     );

@@ -7,6 +7,7 @@
 import { ServiceError } from '../../errors.js';
 import { UpstreamFailure } from '../router.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from './types.js';
+import { abortSignalOf, type StopSignal } from '../stop-signal.js';
 
 type Engine = typeof import('../../engines/llm/index.js');
 type Model = Awaited<ReturnType<Engine['LocalLlm']['open']>>;
@@ -35,19 +36,26 @@ export class LocalModel implements ChatBackend {
     return new UpstreamFailure(`${this.channel.name}: ${(error as Error).message}`);
   }
 
-  async complete(request: ChatRequest, signal: AbortSignal): Promise<ChatCompletion> {
+  // The engine takes an AbortSignal of its own, made for the call and let go when it ends.
+  async complete(request: ChatRequest, stop: StopSignal): Promise<ChatCompletion> {
+    const { signal, release } = abortSignalOf(stop);
     try {
       return await (await this.model()).complete(request, signal);
     } catch (error) {
       throw this.failure(error);
+    } finally {
+      release();
     }
   }
 
-  async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+  async *stream(request: ChatRequest, stop: StopSignal): AsyncGenerator<ChatCompletionChunk> {
+    const { signal, release } = abortSignalOf(stop);
     try {
       yield* (await this.model()).stream(request, signal);
     } catch (error) {
       throw this.failure(error);
+    } finally {
+      release();
     }
   }
 

@@ -9,6 +9,7 @@ import type {
   ChatCompletionChunk as ChunkSchema,
 } from '../../contract/chat.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from '../../engines/llm/index.js';
+import type { StopSignal } from '../stop-signal.js';
 
 export type {
   ChatCompletion,
@@ -28,9 +29,9 @@ void answersFollowTheContract;
 
 /** A chat backend: an upstream channel or an in-process model. */
 export interface ChatBackend {
-  complete(request: ChatRequest, signal: AbortSignal): Promise<ChatCompletion>;
+  complete(request: ChatRequest, signal: StopSignal): Promise<ChatCompletion>;
   /** Chunks as they come; the last one carries `usage` when the backend can count it. */
-  stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
+  stream(request: ChatRequest, signal: StopSignal): AsyncIterable<ChatCompletionChunk>;
   /** Releases what the backend holds (an open model); optional. */
   close?(): Promise<void>;
 }

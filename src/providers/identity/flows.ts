@@ -9,6 +9,7 @@ import { badRequest } from '../../errors.js';
 import { outcome, type Outcome } from './results.js';
 import type { IdentityRecord, VerificationSource } from './registry.js';
 import type { CardEngine, CardInspection, CardSignals } from './types.js';
+import type { StopSignal } from '../stop-signal.js';
 
 export interface Stage {
   stage: 'fetched' | 'recognised' | 'compared';
@@ -71,7 +72,7 @@ export function cardFault(card: CardInspection): Outcome | undefined {
 }
 
 /** The card read; bytes that are not an image are the client's to fix (400 naming image_url). */
-async function inspect(engine: CardEngine, bytes: Buffer, signal: AbortSignal): Promise<CardInspection> {
+async function inspect(engine: CardEngine, bytes: Buffer, signal: StopSignal): Promise<CardInspection> {
   try {
     return await engine.inspect(bytes, signal);
   } catch (error) {
@@ -101,7 +102,7 @@ export async function* checkCard(
   source: VerificationSource,
   image: () => Promise<Buffer>,
   config: CheckConfig,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Flow<CheckAnswer> {
   const at = stageClock();
   const bytes = await image();
@@ -153,7 +154,7 @@ export async function* verifyCard(
   source: VerificationSource,
   image: () => Promise<Buffer>,
   given: { name: string; id_card: string },
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Flow<OcrAnswer> {
   const at = stageClock();
   const bytes = await image();

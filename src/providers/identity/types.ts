@@ -1,4 +1,5 @@
 /** What the identity operations need of the ID card engine (engines/idcard), off the event loop. */
+import type { StopSignal } from '../stop-signal.js';
 
 export type CardField = 'name' | 'sex' | 'nation' | 'birth' | 'address' | 'id_number';
 
@@ -32,8 +33,8 @@ export interface CardInspection {
 
 export interface CardEngine {
   /** Reads a card image (PNG or JPEG bytes); throws UnreadableImage for other bytes. */
-  inspect(image: Buffer, signal: AbortSignal): Promise<CardInspection>;
+  inspect(image: Buffer, signal: StopSignal): Promise<CardInspection>;
   /** Similarity 0–100 of two face images (PNG or JPEG); 70 or more: the same person. */
-  similarity(a: Buffer, b: Buffer, signal: AbortSignal): Promise<number>;
+  similarity(a: Buffer, b: Buffer, signal: StopSignal): Promise<number>;
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ import {
 } from '../../engines/searchindex/index.js';
 import { dateRange } from './range.js';
 import type { SearchType, SerpBackend, SerpQuery, SerpResult } from './types.js';
+import type { StopSignal } from '../stop-signal.js';
 
 const KINDS_OF: Readonly<Record<SearchType, readonly Kind[]>> = {
   search: ['page'],
@@ -79,7 +80,7 @@ export class LocalIndex implements SerpBackend {
     private readonly options: LocalIndexOptions,
   ) {}
 
-  search(query: SerpQuery, _signal: AbortSignal, scope?: string): Promise<SerpResult> {
+  search(query: SerpQuery, _signal: StopSignal, scope?: string): Promise<SerpResult> {
     const { result, found } = this.answer(query, scope);
     this.remember([{ query, found, scope }]);
     return Promise.resolve(result);

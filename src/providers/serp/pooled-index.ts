@@ -18,6 +18,7 @@ import { scriptNextTo, StepPool } from '../../engines/worker-pool.js';
 import { LocalIndex, type LocalIndexOptions, type Searched } from './local.js';
 import type * as steps from './search-steps.js';
 import type { KeptFile, KeptFiles, SerpBackend, SerpQuery, SerpResult } from './types.js';
+import type { StopSignal } from '../stop-signal.js';
 
 /**
  * Queries to remember are written together, once a second at most: any write through another
@@ -58,7 +59,7 @@ export class PooledIndex implements SerpBackend, KeptFiles {
     return this.ready && this.pool.threads > 0;
   }
 
-  async search(query: SerpQuery, signal: AbortSignal, scope?: string): Promise<SerpResult> {
+  async search(query: SerpQuery, signal: StopSignal, scope?: string): Promise<SerpResult> {
     const here = this.local();
     if (this.pooled) {
       const { result, found } = await this.pool.run('answer', this.file, this.options, query, scope);

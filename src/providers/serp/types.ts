@@ -5,6 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { SEARCH_TYPES, SerpResponse } from '../../contract/serp.js';
 import type { KeptFile } from '../../engines/searchindex/index.js';
+import type { StopSignal } from '../stop-signal.js';
 
 export type { KeptFile };
 
@@ -29,7 +30,7 @@ export interface SerpQuery {
 /** One provider of search results: the local index or an upstream channel. */
 export interface SerpBackend {
   /** `scope` names who asks (a token), for providers that keep per-client history. */
-  search(query: SerpQuery, signal: AbortSignal, scope?: string): Promise<SerpResult>;
+  search(query: SerpQuery, signal: StopSignal, scope?: string): Promise<SerpResult>;
   close?(): Promise<void>;
 }
 

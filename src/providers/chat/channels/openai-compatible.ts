@@ -6,6 +6,7 @@
 import { UpstreamFailure } from '../../router.js';
 import { jsonOf, postJson, type UpstreamAnswer } from '../../upstream.js';
 import { sseData } from './sse.js';
+import type { StopSignal } from '../../stop-signal.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from '../types.js';
 
 export interface OpenAiChannel {
@@ -27,13 +28,13 @@ export class OpenAiCompatible implements ChatBackend {
   private send(
     body: ChatRequest,
     changes: Partial<ChatRequest>,
-    signal: AbortSignal,
+    signal: StopSignal,
   ): Promise<UpstreamAnswer> {
     const model = this.channel.model_map[body.model] ?? body.model;
     return postJson(this.channel, this.url, { ...body, ...changes, model }, signal);
   }
 
-  async complete(body: ChatRequest, signal: AbortSignal): Promise<ChatCompletion> {
+  async complete(body: ChatRequest, signal: StopSignal): Promise<ChatCompletion> {
     const response = await this.send(body, { stream: false }, signal);
     const completion = (await jsonOf(this.channel, response)) as ChatCompletion | null;
     if (typeof completion !== 'object' || completion === null || Array.isArray(completion))
@@ -43,7 +44,7 @@ export class OpenAiCompatible implements ChatBackend {
     return completion;
   }
 
-  async *stream(body: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatCompletionChunk> {
+  async *stream(body: ChatRequest, signal: StopSignal): AsyncGenerator<ChatCompletionChunk> {
     const response = await this.send(
       body,
       { stream: true, stream_options: { ...(body.stream_options ?? {}), include_usage: true } },

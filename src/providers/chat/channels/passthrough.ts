@@ -10,6 +10,7 @@
 import { originModel, originPathOf } from '../../../compat/origin.js';
 import { CHAT_FAMILIES } from '../../../contract/chat.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from '../types.js';
+import type { StopSignal } from '../../stop-signal.js';
 import { OpenAiCompatible, type OpenAiChannel } from './openai-compatible.js';
 
 export class ChatPassthrough implements ChatBackend {
@@ -38,11 +39,11 @@ export class ChatPassthrough implements ChatBackend {
     return this.endpoints.get(request.model) ?? this.first;
   }
 
-  complete(request: ChatRequest, signal: AbortSignal): Promise<ChatCompletion> {
+  complete(request: ChatRequest, signal: StopSignal): Promise<ChatCompletion> {
     return this.endpoint(request).complete(request, signal);
   }
 
-  stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> {
+  stream(request: ChatRequest, signal: StopSignal): AsyncIterable<ChatCompletionChunk> {
     return this.endpoint(request).stream(request, signal);
   }
 }

@@ -7,6 +7,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { UpstreamFailure } from '../../router.js';
 import { SameInterface, type PassthroughChannel } from '../../channels/passthrough.js';
+import type { StopSignal } from '../../stop-signal.js';
 
 export class IdentityPassthrough {
   private readonly upstream: SameInterface;
@@ -19,7 +20,7 @@ export class IdentityPassthrough {
     path: string,
     body: Record<string, unknown>,
     response: TSchema,
-    signal: AbortSignal,
+    signal: StopSignal,
   ): Promise<Record<string, unknown>> {
     const answer = await this.upstream.call(path, body, response, signal);
     if (typeof answer.result !== 'string') {

@@ -6,6 +6,7 @@
 import { SerpResponse } from '../../../contract/serp.js';
 import { SameInterface, type PassthroughChannel } from '../../channels/passthrough.js';
 import type { SerpBackend, SerpQuery, SerpResult } from '../types.js';
+import type { StopSignal } from '../../stop-signal.js';
 
 export class Passthrough implements SerpBackend {
   private readonly upstream: SameInterface;
@@ -14,7 +15,7 @@ export class Passthrough implements SerpBackend {
     this.upstream = new SameInterface(channel);
   }
 
-  async search(query: SerpQuery, signal: AbortSignal): Promise<SerpResult> {
+  async search(query: SerpQuery, signal: StopSignal): Promise<SerpResult> {
     return (await this.upstream.call('/serp/web', query, SerpResponse, signal)) as unknown as SerpResult;
   }
 }

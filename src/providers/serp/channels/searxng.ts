@@ -17,6 +17,7 @@ import { instantOf, parseRange, RECENT_MS, spanOf, type Recent, type SearchRange
 import { collectorFor, knowledgeGraphOf, relatedSearchesOf } from './searxng-results.js';
 import { compact, listOf, objectOf, textOf, type Json } from '../shape.js';
 import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
+import type { StopSignal } from '../../stop-signal.js';
 
 /** Pages of SearXNG fetched for one search at most: about the first hundred results. */
 export const MAX_UPSTREAM_PAGES = 5;
@@ -56,7 +57,7 @@ export class Searxng implements SerpBackend {
     this.base = (channel.base_url ?? '').replace(/\/+$/, '');
   }
 
-  async search(query: SerpQuery, signal: AbortSignal): Promise<SerpResult> {
+  async search(query: SerpQuery, signal: StopSignal): Promise<SerpResult> {
     const range = parseRange(query.range);
     const admits = admitted(range, Date.now());
     const collected = collectorFor(query.type);
@@ -87,7 +88,7 @@ export class Searxng implements SerpBackend {
     query: SerpQuery,
     range: SearchRange | undefined,
     pageno: number,
-    signal: AbortSignal,
+    signal: StopSignal,
   ): Promise<Json> {
     const params = new URLSearchParams({
       q: query.query,

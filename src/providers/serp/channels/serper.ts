@@ -20,6 +20,7 @@ import {
   type Json,
 } from '../shape.js';
 import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
+import type { StopSignal } from '../../stop-signal.js';
 
 export const SERPER_URL = 'https://google.serper.dev';
 
@@ -158,7 +159,7 @@ export class Serper implements SerpBackend {
     this.base = (channel.base_url ?? SERPER_URL).replace(/\/+$/, '');
   }
 
-  async search(query: SerpQuery, signal: AbortSignal): Promise<SerpResult> {
+  async search(query: SerpQuery, signal: StopSignal): Promise<SerpResult> {
     const body = compact({
       q: query.query,
       gl: query.country.toLowerCase(),
