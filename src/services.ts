@@ -3,7 +3,8 @@
  * The HTTP layer and the command line both start from here; `startWorkers` adds the task
  * workers and the callback deliveries.
  */
-import { destination, pino, type Logger } from 'pino';
+import { pino, type Logger } from 'pino';
+import { standardOutput } from './log-output.js';
 import type { Config } from './config/index.js';
 import { openDatabase, type Db } from './store/database.js';
 import type { Blobs } from './store/blobs.js';
@@ -98,28 +99,8 @@ async function checkLocal(services: Services, entry: ChannelEntry): Promise<Loca
 /** How often a node asks whether any token changed: revocations and edits hold within a second. */
 const TOKEN_CHANGES_MS = 500;
 
-/**
- * Standard output takes the log in blocks of at least this many bytes, or whatever gathered within
- * `LOG_FLUSH_MS`, rather than a write for every line: the log, a line per request, took about 5 %
- * of the server's time under load. The lines still pending are written when the process exits;
- * SIGKILL loses at most the last `LOG_FLUSH_MS` of them (requests stay recorded in the database).
- */
-const LOG_BLOCK_BYTES = 16_384;
-const LOG_FLUSH_MS = 100;
-
 export async function openServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
-  const log = pino(
-    { level: config.log.level },
-    options.logStream ??
-      destination({
-        dest: 1,
-        sync: false,
-        minLength: LOG_BLOCK_BYTES,
-        // One write may take several blocks; the destination asks that it exceed a block.
-        maxWrite: 4 * LOG_BLOCK_BYTES,
-        periodicFlush: LOG_FLUSH_MS,
-      }),
-  );
+  const log = pino({ level: config.log.level }, options.logStream ?? standardOutput());
   const db = await openDatabase(config.database.url, config.database.pool_size);
   const blobs = openBlobs(config.blobs);
   const guard = new OutboundGuard({
