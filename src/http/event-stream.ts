@@ -7,6 +7,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../errors.js';
+import { textReceived } from '../providers/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,7 +25,7 @@ export interface Framing {
 
 export const SERVER_SENT_EVENTS: Framing = {
   contentType: 'text/event-stream; charset=utf-8',
-  frame: (item) => `data: ${JSON.stringify(item)}\n\n`,
+  frame: (item) => `data: ${textReceived(item) ?? JSON.stringify(item)}\n\n`,
   end: 'data: [DONE]\n\n',
 };
 

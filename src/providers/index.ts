@@ -66,6 +66,23 @@ export class EventStream {
 }
 
 /**
+ * The JSON text an event arrived as, for an event passed on unchanged: sent as it came rather than
+ * serialised again (a relayed chat stream's chunks, each parsed to be read, most left as they
+ * were). An event changed after it was marked must not keep its mark: a copy has none.
+ */
+const received = new WeakMap<object, string>();
+
+export function receivedAs<T extends object>(event: T, json: string): T {
+  received.set(event, json);
+  return event;
+}
+
+/** The JSON text `event` arrived as, when it is passed on unchanged. */
+export function textReceived(event: unknown): string | undefined {
+  return typeof event === 'object' && event !== null ? received.get(event) : undefined;
+}
+
+/**
  * An answer streamed as newline-delimited JSON (`accept: application/x-ndjson` on a synchronous
  * operation): progress lines, then the answer itself as the last line.
  */

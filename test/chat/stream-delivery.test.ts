@@ -1,9 +1,9 @@
 /**
  * How a streamed chat answer reaches the client, through the real server and an upstream on
  * loopback whose pacing each test sets: the headers (the trace id included), the charge written
- * before the stream ends, the hold written while the upstream starts (not after its first event),
- * a client that leaves mid-stream (the upstream is cut off, the hold kept), and a client that
- * reads slower than the upstream writes (nothing lost).
+ * before the stream ends, chunks passed on as written or renamed, the hold written while the
+ * upstream starts (not after its first event), a client that leaves mid-stream (the upstream is
+ * cut off, the hold kept), and a client that reads slower than the upstream writes (nothing lost).
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -111,6 +111,28 @@ describe('a streamed chat answer', () => {
     expect(contents.every((c) => c.model === 'chatmodel-4o')).toBe(true);
     // 2 000 completion tokens at 2 credits per 1 000 and 3 prompt tokens: 5 credits, rounded up.
     expect(after).toBe(95);
+  });
+
+  it('passes on as written a chunk already under the client’s model name, and renames the rest', async () => {
+    // Spacing, key order and a member of its own: what only a chunk passed on unchanged keeps.
+    const asWritten = `{"model": "chatmodel-4o", "id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1, "choices": [{"index": 0, "delta": {"content": "Hi"}, "logprobs": null, "finish_reason": null}], "x_vendor": {"a": 1}}`;
+    behaviour = (res) => {
+      res.write(`data: ${asWritten}\n\n`);
+      res.write(event(' you'));
+      // The usage the relay asked for rides on a chunk with choices: sent on without it.
+      res.end(
+        `${event('!', { usage: { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 } })}data: [DONE]\n\n`,
+      );
+    };
+    const { secret } = await payer(100);
+    const events = (await (await ask(secret)).text()).split('\n\n').filter(Boolean);
+    expect(events[0]).toBe(`data: ${asWritten}`);
+    const rest = events
+      .slice(1, -1)
+      .map((e) => JSON.parse(e.slice('data: '.length)) as Record<string, unknown>);
+    expect(rest.map((c) => c.model)).toEqual(['chatmodel-4o', 'chatmodel-4o']);
+    expect(rest[1]).not.toHaveProperty('usage');
+    expect(events.at(-1)).toBe('data: [DONE]');
   });
 
   it('writes the hold while the upstream starts, not after its first event', async () => {

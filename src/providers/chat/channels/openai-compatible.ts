@@ -6,6 +6,7 @@
 import { UpstreamFailure } from '../../router.js';
 import { jsonOf, postJson, type UpstreamAnswer } from '../../upstream.js';
 import { sseData } from './sse.js';
+import { receivedAs } from '../../index.js';
 import type { StopSignal } from '../../stop-signal.js';
 import type { ChatBackend, ChatCompletion, ChatCompletionChunk, ChatRequest } from '../types.js';
 
@@ -52,17 +53,23 @@ export class OpenAiCompatible implements ChatBackend {
     );
     let done = false;
     try {
-      for await (const data of sseData(response.body)) {
-        // Read on to the body's end: leaving early would abort the connection, lost to the pool.
-        if (done || (done = data === '[DONE]')) continue;
-        const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
-        if (chunk.error)
-          throw new UpstreamFailure(
-            `${this.channel.name} failed mid-stream: ${chunk.error.message ?? 'error'}`,
-          );
-        // Parsed for this request alone: renamed in place rather than copied.
-        chunk.model = body.model;
-        yield chunk;
+      for await (const events of sseData(response.body)) {
+        for (const data of events) {
+          // Read on to the body's end: leaving early would abort the connection, lost to the pool.
+          if (done || (done = data === '[DONE]')) continue;
+          const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
+          if (chunk.error)
+            throw new UpstreamFailure(
+              `${this.channel.name} failed mid-stream: ${chunk.error.message ?? 'error'}`,
+            );
+          // Under the client's name already: passed on as the upstream wrote it. Otherwise parsed
+          // for this request alone, and renamed in place rather than copied.
+          if (chunk.model === body.model) yield receivedAs(chunk, data);
+          else {
+            chunk.model = body.model;
+            yield chunk;
+          }
+        }
       }
     } catch (error) {
       if (error instanceof UpstreamFailure) throw error;
