@@ -68,18 +68,22 @@ export class EventStream {
 /**
  * The JSON text an event arrived as, for an event passed on unchanged: sent as it came rather than
  * serialised again (a relayed chat stream's chunks, each parsed to be read, most left as they
- * were). An event changed after it was marked must not keep its mark: a copy has none.
+ * were). A member of the event itself, not a WeakMap entry (each of those made the collector's
+ * work larger); not enumerable, so that a copy made by spreading the event does not keep it. An
+ * event changed in place after it was marked must not keep its mark.
  */
-const received = new WeakMap<object, string>();
+const RECEIVED = Symbol('text received');
 
 export function receivedAs<T extends object>(event: T, json: string): T {
-  received.set(event, json);
+  Object.defineProperty(event, RECEIVED, { value: json });
   return event;
 }
 
 /** The JSON text `event` arrived as, when it is passed on unchanged. */
 export function textReceived(event: unknown): string | undefined {
-  return typeof event === 'object' && event !== null ? received.get(event) : undefined;
+  return typeof event === 'object' && event !== null
+    ? (event as { [RECEIVED]?: string })[RECEIVED]
+    : undefined;
 }
 
 /**
