@@ -7,6 +7,7 @@
 // until killed.
 import { createServer } from 'node:http';
 import { Agent } from 'undici';
+import { readJson } from './read-json.mjs';
 
 const target = new URL(`${process.argv[2]}/chat/completions`);
 const upstream = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
@@ -59,17 +60,11 @@ function relay(body, res) {
 
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/') return res.end('ok');
-  const parts = [];
-  req.on('data', (part) => parts.push(part));
-  req.on('end', () => {
-    let body;
-    try {
-      body = JSON.parse(Buffer.concat(parts).toString('utf8'));
-    } catch {
-      return fail(res, 400, 'body is not JSON');
-    }
-    relay(body, res);
-  });
+  readJson(
+    req,
+    (body) => relay(body, res),
+    () => fail(res, 400, 'body is not JSON'),
+  );
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () =>

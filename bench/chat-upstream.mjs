@@ -5,6 +5,7 @@
 // that the benchmark can check that a gateway really reached it (and how it reuses connections).
 // Prints {url, base_url} as one JSON line, then serves until killed.
 import { createServer } from 'node:http';
+import { readJson } from './read-json.mjs';
 
 const CONTENT = ['Hello', ' from', ' the', ' bench', ' upstream.'];
 const usage = { prompt_tokens: 9, completion_tokens: CONTENT.length, total_tokens: 9 + CONTENT.length };
@@ -52,36 +53,36 @@ const server = createServer((req, res) => {
     res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: 'not_found' } }));
     return;
   }
-  const parts = [];
-  req.on('data', (part) => parts.push(part));
-  req.on('end', () => {
-    let body;
-    try {
-      body = JSON.parse(Buffer.concat(parts).toString('utf8'));
-    } catch {
+  readJson(
+    req,
+    (body) => answer(req, res, body),
+    () => {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'body is not JSON', type: 'invalid_request_error' } }));
-      return;
-    }
-    served += 1;
-    if (!req.socket.servedCompletion) {
-      req.socket.servedCompletion = true;
-      connections += 1;
-    }
-    const id = `chatcmpl-bench-${served}`;
-    const created = Math.floor(Date.now() / 1000);
-    const model = typeof body.model === 'string' ? body.model : 'unknown';
-    if (!body.stream) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(completion(model, id, created));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const events = chunks(model, id, created, body.stream_options?.include_usage === true);
-    for (const event of events.slice(0, -1)) res.write(event);
-    res.end(events.at(-1));
-  });
+    },
+  );
 });
+
+/** The completion (or stream) for `body`. */
+function answer(req, res, body) {
+  served += 1;
+  if (!req.socket.servedCompletion) {
+    req.socket.servedCompletion = true;
+    connections += 1;
+  }
+  const id = `chatcmpl-bench-${served}`;
+  const created = Math.floor(Date.now() / 1000);
+  const model = typeof body.model === 'string' ? body.model : 'unknown';
+  if (!body.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(completion(model, id, created));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const events = chunks(model, id, created, body.stream_options?.include_usage === true);
+  for (const event of events.slice(0, -1)) res.write(event);
+  res.end(events.at(-1));
+}
 
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
