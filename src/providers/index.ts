@@ -15,7 +15,7 @@ export interface Call {
   token: Token;
   traceId: string;
   accept: MediaType;
-  /** Aborted when the client goes away. */
+  /** Stops when the client goes away (a StopSwitch from the HTTP layer, an AbortSignal from MCP). */
   signal: StopSignal;
 }
 
