@@ -58,11 +58,11 @@ export function pause(ms: number, signal: StopSignal): Promise<void> {
 }
 
 /**
- * An `AbortSignal` that aborts when `stop` does, for an API that takes only a real one; `release`
- * takes its listener off `stop` once the work is over. An `AbortSignal` is answered as it is.
+ * An `AbortSignal` of its own that aborts when `stop` does, for an API that takes only a real one
+ * (or that may leave listeners on what it is given: they go with this one); `release` takes its
+ * listener off `stop` once the work is over.
  */
 export function abortSignalOf(stop: StopSignal): { signal: AbortSignal; release: () => void } {
-  if (stop instanceof AbortSignal) return { signal: stop, release: () => {} };
   const controller = new AbortController();
   const forward = () => controller.abort(stop.reason);
   if (stop.aborted) forward();

@@ -44,8 +44,12 @@ describe('a stop switch', () => {
     expect(followed.signal.reason).toBe('gone');
     expect(released.signal.aborted).toBe(false);
     expect(abortSignalOf(stop).signal.aborted).toBe(true);
-    const real = new AbortController().signal;
-    expect(abortSignalOf(real).signal).toBe(real);
+    // An AbortSignal is followed the same way: what an API leaves on the one it gets goes with it.
+    const real = new AbortController();
+    const own = abortSignalOf(real.signal);
+    expect(own.signal).not.toBe(real.signal);
+    real.abort('left');
+    expect(own.signal.reason).toBe('left');
   });
 
   it('ends a pause at the stop, and at once when already stopped', async () => {

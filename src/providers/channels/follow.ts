@@ -10,7 +10,7 @@
  */
 import { ServiceError } from '../../errors.js';
 import { UpstreamFailure } from '../router.js';
-import { pause } from '../stop-signal.js';
+import { abortSignalOf, pause } from '../stop-signal.js';
 
 const DEFAULT_POLL_MS = 2000;
 /** Polls never wait longer than this, unless the channel's own interval is longer still. */
@@ -91,14 +91,11 @@ function hidden(error: unknown, secrets: readonly string[]): unknown {
  * listener on the signal it is given; a task polled a hundred times must not collect a hundred.
  */
 async function within<T>(signal: AbortSignal, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const forward = () => controller.abort(signal.reason);
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
+  const own = abortSignalOf(signal);
   try {
-    return await call(controller.signal);
+    return await call(own.signal);
   } finally {
-    signal.removeEventListener('abort', forward);
+    own.release();
   }
 }
 
