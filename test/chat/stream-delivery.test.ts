@@ -135,6 +135,29 @@ describe('a streamed chat answer', () => {
     expect(events.at(-1)).toBe('data: [DONE]');
   });
 
+  it('sends the chunks that came with an upstream’s error ahead of it, and charges nothing', async () => {
+    // All in one write: the chunks and the error reach the relay in one read.
+    behaviour = (res) =>
+      res.end(`${event('Hello')}${event(' there')}data: {"error": {"message": "overloaded"}}\n\n`);
+    const { token, secret } = await payer(100);
+    const response = await ask(secret);
+    expect(response.status).toBe(200);
+    const events = (await response.text()).split('\n\n').filter(Boolean);
+    expect(events).toHaveLength(3);
+    const [hello, there, failure] = events.map((e) => JSON.parse(e.slice('data: '.length)) as never);
+    expect(
+      [hello, there].map((c: { choices: { delta: { content: string } }[] }) => c.choices[0]?.delta.content),
+    ).toEqual(['Hello', ' there']);
+    expect(failure).toEqual({
+      error: {
+        code: 'upstream_error',
+        type: 'upstream_error',
+        message: 'paced failed mid-stream: overloaded',
+      },
+    });
+    expect(await balanceOf(token.id)).toBe(100);
+  });
+
   it('writes the hold while the upstream starts, not after its first event', async () => {
     const { token, secret } = await payer(100);
     const held = () =>

@@ -48,10 +48,11 @@ export class LocalModel implements ChatBackend {
     }
   }
 
-  async *stream(request: ChatRequest, stop: StopSignal): AsyncGenerator<ChatCompletionChunk> {
+  // The model makes one token at a time: each chunk goes on as soon as it is made.
+  async *stream(request: ChatRequest, stop: StopSignal): AsyncGenerator<ChatCompletionChunk[]> {
     const { signal, release } = abortSignalOf(stop);
     try {
-      yield* (await this.model()).stream(request, signal);
+      for await (const chunk of (await this.model()).stream(request, signal)) yield [chunk];
     } catch (error) {
       throw this.failure(error);
     } finally {
