@@ -115,11 +115,15 @@ describe('a streamed chat answer', () => {
 
   it('passes on as written a chunk already under the client’s model name, and renames the rest', async () => {
     // Spacing, key order and a member of its own: what only a chunk passed on unchanged keeps.
+    const usageMember =
+      '"usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}, "x_vendor"';
     const asWritten = `{"model": "chatmodel-4o", "id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 1, "choices": [{"index": 0, "delta": {"content": "Hi"}, "logprobs": null, "finish_reason": null}], "x_vendor": {"a": 1}}`;
     behaviour = (res) => {
       res.write(`data: ${asWritten}\n\n`);
       res.write(event(' you'));
-      // The usage the relay asked for rides on a chunk with choices: sent on without it.
+      // The usage the relay asked for rides on a chunk with choices: sent on without it, whether
+      // the chunk was renamed or already under the client's name.
+      res.write(`data: ${asWritten.replace('"Hi"', '" there"').replace('"x_vendor"', usageMember)}\n\n`);
       res.end(
         `${event('!', { usage: { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 } })}data: [DONE]\n\n`,
       );
@@ -130,8 +134,10 @@ describe('a streamed chat answer', () => {
     const rest = events
       .slice(1, -1)
       .map((e) => JSON.parse(e.slice('data: '.length)) as Record<string, unknown>);
-    expect(rest.map((c) => c.model)).toEqual(['chatmodel-4o', 'chatmodel-4o']);
+    expect(rest.map((c) => c.model)).toEqual(['chatmodel-4o', 'chatmodel-4o', 'chatmodel-4o']);
+    expect(rest[1]).toMatchObject({ choices: [{ delta: { content: ' there' } }], x_vendor: { a: 1 } });
     expect(rest[1]).not.toHaveProperty('usage');
+    expect(rest[2]).not.toHaveProperty('usage');
     expect(events.at(-1)).toBe('data: [DONE]');
   });
 
