@@ -160,13 +160,22 @@ describe('a stream from upstream', () => {
     res.end();
   };
 
-  it('reads events whose characters and line ends are split between chunks', async () => {
+  it('reads events whose characters, line ends and byte order mark are split between chunks', async () => {
     const text = Buffer.from(
-      'data: {"t":"你好"}\r\n\r\ndata: second\n: a comment\ndata: line\n\ndata: [DONE]\n\n',
+      '\ufeffdata: {"t":"你好"}\r\n\r\ndata: second\n: a comment\ndata: line\n\ndata: [DONE]\n\n',
     );
+    const bom = 2; // inside the mark's three bytes
     const cut = text.indexOf(Buffer.from('好')) + 1; // inside the character's three bytes
     const crlf = text.indexOf(Buffer.from('\r\n\r\n')) + 1; // between CR and LF
-    routes.set('/split', sendParts([text.subarray(0, cut), text.subarray(cut, crlf), text.subarray(crlf)]));
+    routes.set(
+      '/split',
+      sendParts([
+        text.subarray(0, bom),
+        text.subarray(bom, cut),
+        text.subarray(cut, crlf),
+        text.subarray(crlf),
+      ]),
+    );
     const events: string[] = [];
     for await (const batch of sseData((await get('/split')).body)) events.push(...batch);
     expect(events).toEqual(['{"t":"你好"}', 'second\nline', '[DONE]']);
