@@ -1,7 +1,7 @@
 /**
- * Sends a streamed answer, its items in batches (those ready together): an `EventStream` as
- * server-sent events (one `data:` event per item, then `data: [DONE]`), a `LineStream` as
- * newline-delimited JSON (one line per item, the answer last). A failure after the stream started cannot change the status any more, so it is sent as
+ * Sends a streamed answer: an `EventStream` as server-sent events (one `data:` event per item,
+ * then `data: [DONE]`), a `LineStream` as newline-delimited JSON (one line per item, the answer
+ * last). A failure after the stream started cannot change the status any more, so it is sent as
  * a last `{"error": …}` item and the stream closes without its end mark: never a silent clean end.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
@@ -52,7 +52,7 @@ function errorItem(error: unknown) {
  */
 export function sendStream(
   reply: FastifyReply,
-  batches: AsyncIterable<readonly unknown[]>,
+  items: AsyncIterable<unknown>,
   framing: Framing,
   ended: (ok: boolean, clientLeft: boolean) => Promise<void>,
 ): FastifyReply {
@@ -82,9 +82,9 @@ export function sendStream(
   void (async () => {
     let ok = true;
     try {
-      for await (const batch of batches) {
+      for await (const item of items) {
         if (left) break;
-        for (const item of batch) send(framing.frame(item));
+        send(framing.frame(item));
         // A client reading slower than the upstream writes: wait for it rather than buffer.
         if (res.writableNeedDrain) await drained(res);
       }

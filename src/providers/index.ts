@@ -55,13 +55,12 @@ export interface TokenUsage {
 
 /**
  * A streamed answer, sent as server-sent events and closed by `data: [DONE]`; a failure after the
- * first event is sent as a last `data: {"error": …}` event instead. The events come in batches,
- * those ready together in one array, each batch sent as soon as it comes. `usage` is known once
- * the events ended, for charging.
+ * first event is sent as a last `data: {"error": …}` event instead. `usage` is known once the
+ * events ended, for charging.
  */
 export class EventStream {
   constructor(
-    readonly events: AsyncIterable<readonly unknown[]>,
+    readonly events: AsyncIterable<unknown>,
     readonly usage: () => TokenUsage | undefined,
   ) {}
 }
@@ -103,16 +102,15 @@ export class LineStream {
 
   /**
    * Runs up to the first line, so that a failure before anything was sent is still answered
-   * with its own HTTP status; the lines from the first on come back, each a batch of its own
-   * (as an `EventStream`'s events come).
+   * with its own HTTP status; the lines from the first on come back.
    */
-  async start(): Promise<AsyncIterable<readonly unknown[]>> {
+  async start(): Promise<AsyncIterable<unknown>> {
     const iterator = this.lines[Symbol.asyncIterator]();
     const first = await iterator.next();
     return (async function* () {
       if (first.done) return;
-      yield [first.value];
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield [next.value];
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     })();
   }
 }

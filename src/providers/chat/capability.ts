@@ -10,25 +10,22 @@ import { ServiceError } from '../../errors.js';
 import type { ChatBackend, ChatCompletionChunk, ChatRequest } from './types.js';
 import type { StopSignal } from '../stop-signal.js';
 
-/** The chunks the client gets, by the batch they came in (types.ts). */
 async function* relay(
-  first: IteratorResult<ChatCompletionChunk[]>,
-  rest: AsyncIterator<ChatCompletionChunk[]>,
+  first: IteratorResult<ChatCompletionChunk>,
+  rest: AsyncIterator<ChatCompletionChunk>,
   includeUsage: boolean,
   keep: (usage: TokenUsage) => void,
-): AsyncGenerator<ChatCompletionChunk[]> {
+): AsyncGenerator<ChatCompletionChunk> {
   try {
     for (let next = first; !next.done; next = await rest.next()) {
-      const sent: ChatCompletionChunk[] = [];
-      for (const chunk of next.value) {
-        const usage = chunk.usage;
-        if (usage) keep(usage as TokenUsage);
-        if (includeUsage && usage) sent.push(chunk);
-        else if (chunk.choices.length === 0) continue;
-        // The usage member (the upstream sends it because we ask) leaves unless the client asked.
-        else sent.push(usage === undefined ? chunk : withoutUsage(chunk));
-      }
-      if (sent.length > 0) yield sent;
+      const value = next.value;
+      const usage = value.usage;
+      if (usage) keep(usage as TokenUsage);
+      if (includeUsage && usage) yield value;
+      else if (value.choices.length === 0) continue;
+      // The usage member (the upstream sends it because we ask) leaves unless the client asked.
+      else if (usage === undefined) yield value;
+      else yield withoutUsage(value);
     }
   } catch (error) {
     if (error instanceof UpstreamFailure) throw new ServiceError('upstream_error', error.message);

@@ -48,11 +48,10 @@ export class LocalModel implements ChatBackend {
     }
   }
 
-  // The model makes one token at a time: each chunk goes on as soon as it is made.
-  async *stream(request: ChatRequest, stop: StopSignal): AsyncGenerator<ChatCompletionChunk[]> {
+  async *stream(request: ChatRequest, stop: StopSignal): AsyncGenerator<ChatCompletionChunk> {
     const { signal, release } = abortSignalOf(stop);
     try {
-      for await (const chunk of (await this.model()).stream(request, signal)) yield [chunk];
+      yield* (await this.model()).stream(request, signal);
     } catch (error) {
       throw this.failure(error);
     } finally {

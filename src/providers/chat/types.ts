@@ -30,12 +30,8 @@ void answersFollowTheContract;
 /** A chat backend: an upstream channel or an in-process model. */
 export interface ChatBackend {
   complete(request: ChatRequest, signal: StopSignal): Promise<ChatCompletion>;
-  /**
-   * Chunks as they come, those that came together in one array (an upstream's chunks mostly
-   * arrive several to a read, and each step of an async iteration has its cost); the last chunk
-   * carries `usage` when the backend can count it.
-   */
-  stream(request: ChatRequest, signal: StopSignal): AsyncIterable<ChatCompletionChunk[]>;
+  /** Chunks as they come; the last one carries `usage` when the backend can count it. */
+  stream(request: ChatRequest, signal: StopSignal): AsyncIterable<ChatCompletionChunk>;
   /** Releases what the backend holds (an open model); optional. */
   close?(): Promise<void>;
 }

@@ -45,7 +45,7 @@ export class OpenAiCompatible implements ChatBackend {
     return completion;
   }
 
-  async *stream(body: ChatRequest, signal: StopSignal): AsyncGenerator<ChatCompletionChunk[]> {
+  async *stream(body: ChatRequest, signal: StopSignal): AsyncGenerator<ChatCompletionChunk> {
     const response = await this.send(
       body,
       { stream: true, stream_options: { ...(body.stream_options ?? {}), include_usage: true } },
@@ -54,27 +54,22 @@ export class OpenAiCompatible implements ChatBackend {
     let done = false;
     try {
       for await (const events of sseData(response.body)) {
-        const chunks: ChatCompletionChunk[] = [];
         for (const data of events) {
           // Read on to the body's end: leaving early would abort the connection, lost to the pool.
           if (done || (done = data === '[DONE]')) continue;
           const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
-          if (chunk.error) {
-            // The chunks before the error still reach the client, ahead of it.
-            if (chunks.length > 0) yield chunks;
+          if (chunk.error)
             throw new UpstreamFailure(
               `${this.channel.name} failed mid-stream: ${chunk.error.message ?? 'error'}`,
             );
-          }
           // Under the client's name already: passed on as the upstream wrote it. Otherwise parsed
           // for this request alone, and renamed in place rather than copied.
-          if (chunk.model === body.model) chunks.push(receivedAs(chunk, data));
+          if (chunk.model === body.model) yield receivedAs(chunk, data);
           else {
             chunk.model = body.model;
-            chunks.push(chunk);
+            yield chunk;
           }
         }
-        if (chunks.length > 0) yield chunks;
       }
     } catch (error) {
       if (error instanceof UpstreamFailure) throw error;

@@ -43,7 +43,7 @@ export class ChatPassthrough implements ChatBackend {
     return this.endpoint(request).complete(request, signal);
   }
 
-  stream(request: ChatRequest, signal: StopSignal): AsyncIterable<ChatCompletionChunk[]> {
+  stream(request: ChatRequest, signal: StopSignal): AsyncIterable<ChatCompletionChunk> {
     return this.endpoint(request).stream(request, signal);
   }
 }
