@@ -9,10 +9,12 @@
  * longer covers is refused rather than answered. No balance goes below zero and no answer leaves
  * uncharged; a process that dies leaves nothing to give back.
  *
- * The balance is read from the database at most every FRESH_MS while a token has requests in
- * flight, and lowered by what this process charged since: a read costs more than the rest of the
- * admission (each one a read transaction of its own). A request the remembered balance would
- * refuse is decided on a fresh read, so a top-up counts at once.
+ * The balance is read from the database at most every FRESH_MS while a token is in use, and
+ * lowered by what this process charged since: a read costs more than the rest of the admission
+ * (each one a read transaction of its own). A request the remembered balance would refuse is
+ * decided on a fresh read, so a top-up counts at once. A token's count outlives its last request
+ * in flight until its read is stale: requests one after another (or streams, whose admission ends
+ * once they are held) would otherwise read the balance every time.
  */
 import type SqliteDatabase from 'better-sqlite3';
 
@@ -28,8 +30,9 @@ interface Count {
 }
 
 export class Admission {
-  /** Per token with requests in flight. */
+  /** Per token with requests in flight or a balance read within FRESH_MS. */
   private readonly counts = new Map<string, Count>();
+  private sweptAt = 0;
   private readonly balanceOf: SqliteDatabase.Statement<[string], { credits: number | null }>;
 
   constructor(sqlite: SqliteDatabase.Database) {
@@ -39,6 +42,7 @@ export class Admission {
   /** Counts `amount` against the token's balance; false when the balance cannot cover it. */
   admit(tokenId: string, amount: number): boolean {
     const now = Date.now();
+    if (now - this.sweptAt > FRESH_MS) this.forgetIdle(now);
     let count = this.counts.get(tokenId);
     if (count === undefined || now - count.readAt > FRESH_MS || !covers(count, amount)) {
       const row = this.balanceOf.get(tokenId);
@@ -62,7 +66,14 @@ export class Admission {
     count.spending -= amount;
     if (count.balance !== null) count.balance -= charged;
     if (stale) count.readAt = 0;
-    if (count.spending <= 0) this.counts.delete(tokenId);
+  }
+
+  /** Drops the counts of tokens with nothing in flight whose read is stale: they would read again. */
+  private forgetIdle(now: number): void {
+    this.sweptAt = now;
+    for (const [tokenId, count] of this.counts) {
+      if (count.spending <= 0 && now - count.readAt > FRESH_MS) this.counts.delete(tokenId);
+    }
   }
 }
 
