@@ -143,17 +143,18 @@ describe('a streamed chat answer', () => {
 
   it('sends the chunks that came with an upstream’s error ahead of it, and charges nothing', async () => {
     // All in one write: the chunks and the error reach the relay in one read.
-    behaviour = (res) =>
+    behaviour = (res) => {
       res.end(`${event('Hello')}${event(' there')}data: {"error": {"message": "overloaded"}}\n\n`);
+    };
     const { token, secret } = await payer(100);
     const response = await ask(secret);
     expect(response.status).toBe(200);
     const events = (await response.text()).split('\n\n').filter(Boolean);
     expect(events).toHaveLength(3);
-    const [hello, there, failure] = events.map((e) => JSON.parse(e.slice('data: '.length)) as never);
-    expect(
-      [hello, there].map((c: { choices: { delta: { content: string } }[] }) => c.choices[0]?.delta.content),
-    ).toEqual(['Hello', ' there']);
+    const [hello, there, failure] = events.map(
+      (e) => JSON.parse(e.slice('data: '.length)) as { choices?: { delta: { content?: string } }[] },
+    );
+    expect([hello, there].map((c) => c?.choices?.[0]?.delta.content)).toEqual(['Hello', ' there']);
     expect(failure).toEqual({
       error: {
         code: 'upstream_error',
