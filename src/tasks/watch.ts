@@ -5,7 +5,7 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import type { TaskEvent, TaskEvents } from './events.js';
-import { eventOf, type TaskStore } from './store.js';
+import { eventOf, type TaskRow, type TaskStore } from './store.js';
 import { isTerminal } from './states.js';
 
 const RECHECK_MS = 5000;
@@ -43,20 +43,31 @@ export class TaskWatch {
     });
   }
 
-  /** Every snapshot from now on, one JSON line each; ends after the terminal one. */
-  stream(taskId: string): Readable {
+  /**
+   * Every snapshot from now on, one JSON line each; ends after the terminal one. `from` is the task
+   * as its caller holds it (the row its submission wrote), written first: a worker may take the
+   * task up before this subscribes, and the stream still begins with the task as submitted. A
+   * snapshot the same as the line before it is not written again.
+   */
+  stream(taskId: string, from?: TaskRow): Readable {
     const out = new PassThrough();
-    let wrote = false;
+    let heard = false;
+    let last = '';
     const write = (event: TaskEvent) => {
       if (out.writableEnded) return;
-      wrote = true;
-      out.write(`${JSON.stringify(event.snapshot)}\n`);
+      const line = `${JSON.stringify(event.snapshot)}\n`;
+      if (line !== last) out.write(line);
+      last = line;
       if (event.terminal) {
         unsubscribe();
         out.end();
       }
     };
-    const unsubscribe = this.events.subscribe(taskId, write);
+    const unsubscribe = this.events.subscribe(taskId, (event) => {
+      heard = true;
+      write(event);
+    });
+    if (from) write(eventOf(from));
     // Looks at the store now and then, so that a lost terminal event still ends the stream.
     const check = setInterval(() => {
       this.store.get(taskId).then(
@@ -71,7 +82,7 @@ export class TaskWatch {
     this.store.get(taskId).then(
       (row) => {
         // An event that came first is at least as new as what the read saw.
-        if (row && !wrote) write(eventOf(row));
+        if (row && !heard) write(eventOf(row));
       },
       (error: unknown) => out.destroy(error as Error),
     );

@@ -1,4 +1,5 @@
 /** Every way of watching a task: waiting, async, callback ids, ndjson streams, polling. */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -8,6 +9,7 @@ import { ndjsonLines, pollTask } from '../support/poll.js';
 import { tuneAudios, tuneVox } from '../../src/contract/tune.js';
 import { dance } from '../../src/contract/dance.js';
 import { TaskAccepted, TaskRecord } from '../../src/contract/responses.js';
+import { eventOf } from '../../src/tasks/store.js';
 
 describe.each(BACKENDS)('%s', (backend) => {
   let server: TestServer;
@@ -110,6 +112,42 @@ describe.each(BACKENDS)('%s', (backend) => {
         expectShape(line, tuneAudios.response);
         expect(line.task_id).toBe(lines[0]?.task_id);
       }
+    });
+
+    it('begin with the task as submitted, though a worker took it up before they subscribed', async () => {
+      // Submitted and begun here, where no worker sees it: a worker that wins the race against the
+      // stream's subscription leaves the task as this one is, running before the first read.
+      const payer = await server.services.tokens.authenticate(`Bearer ${token}`);
+      const { task } = await server.services.taskStore.submit({
+        operation: tuneAudios,
+        payer,
+        traceId: randomUUID(),
+        body: { ...generate('sleep=10'), model: 'tune-v4' },
+        price: 0,
+        deadlineMs: Date.now() + 60_000,
+      });
+      await server.services.taskStore.begin(task.id);
+      const stream = server.services.watch.stream(task.id, task);
+      const lines: { success: boolean; data?: { state: string }[] }[] = [];
+      let heard = () => {};
+      stream.on('data', (chunk: Buffer) => {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        heard();
+      });
+      const ended = new Promise((done) => stream.once('end', done));
+      await new Promise<void>((done) => {
+        heard = () => lines.length >= 2 && done();
+        heard();
+      });
+      const failed = await server.services.taskStore.finish(task.id, 'failed', {});
+      server.services.events.publish(eventOf(failed!));
+      await ended;
+      // A failed task's line carries its error and no items.
+      expect(lines.map((l) => l.data?.[0]?.state ?? (l.success ? 'none' : 'failed'))).toEqual([
+        'pending',
+        'running',
+        'failed',
+      ]);
     });
 
     it('end with a failure line when the task fails', async () => {
