@@ -80,7 +80,7 @@ export async function answerTask(
     return { success: true, task_id: task.id, trace_id: task.trace_id };
   }
   if (caller.accept === 'application/x-ndjson') {
-    return reply.type('application/x-ndjson').send(services.watch.stream(task.id, task));
+    return reply.type('application/x-ndjson').send(services.watch.stream(task));
   }
   const waitSeconds = services.config.limits.sync_wait_seconds;
   const event = await services.watch.terminal(task.id, waitSeconds * 1000);

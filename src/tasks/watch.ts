@@ -44,12 +44,13 @@ export class TaskWatch {
   }
 
   /**
-   * Every snapshot from now on, one JSON line each; ends after the terminal one. `from` is the task
-   * as its caller holds it (the row its submission wrote), written first: a worker may take the
+   * Every snapshot of `task` from now on, one JSON line each; ends after the terminal one. The row
+   * as the caller holds it (the one its submission wrote) is written first: a worker may take the
    * task up before this subscribes, and the stream still begins with the task as submitted. A
    * snapshot the same as the line before it is not written again.
    */
-  stream(taskId: string, from?: TaskRow): Readable {
+  stream(task: TaskRow): Readable {
+    const taskId = task.id;
     const out = new PassThrough();
     let heard = false;
     let last = '';
@@ -67,7 +68,7 @@ export class TaskWatch {
       heard = true;
       write(event);
     });
-    if (from) write(eventOf(from));
+    write(eventOf(task));
     // Looks at the store now and then, so that a lost terminal event still ends the stream.
     const check = setInterval(() => {
       this.store.get(taskId).then(

@@ -127,7 +127,7 @@ describe.each(BACKENDS)('%s', (backend) => {
         deadlineMs: Date.now() + 60_000,
       });
       await server.services.taskStore.begin(task.id);
-      const stream = server.services.watch.stream(task.id, task);
+      const stream = server.services.watch.stream(task);
       const lines: { success: boolean; data?: { state: string }[] }[] = [];
       let heard = () => {};
       stream.on('data', (chunk: Buffer) => {
