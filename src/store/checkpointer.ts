@@ -44,12 +44,22 @@ const timer = setInterval(() => {
 }, workerData.everyMs);
 `;
 
+/** What a checkpointer tells of itself: its failures, and when its worker starts and rests. */
+export interface CheckpointerEvents {
+  error?(message: string): void;
+  started?(): void;
+  /** The worker ended for want of work; the next write to the log starts it again. */
+  rested?(): void;
+}
+
 /** Checkpoints the WAL of the database file at `path` while it is written; the answer stops it. */
 export function startCheckpointer(
   sqlite: SqliteDatabase.Database,
   path: string,
-  onError: (message: string) => void = () => undefined,
+  events: CheckpointerEvents = {},
 ): () => Promise<void> {
+  const onError = (message: string) => events.error?.(message);
+  let stopping = false;
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   let worker: Worker | undefined;
   let seen = 0;
@@ -67,9 +77,11 @@ export function startCheckpointer(
     started.on('error', (error) => onError(error.message));
     started.once('exit', () => {
       if (worker === started) worker = undefined;
+      if (!stopping) events.rested?.();
     });
     // The worker never keeps the process alive; a process that ends simply ends it.
     started.unref();
+    events.started?.();
     return started;
   };
   const watch = setInterval(() => {
@@ -83,6 +95,7 @@ export function startCheckpointer(
     );
   }, WATCH_EVERY_MS).unref();
   return async () => {
+    stopping = true;
     clearInterval(watch);
     await worker?.terminate();
   };

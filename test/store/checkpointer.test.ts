@@ -1,37 +1,49 @@
 /**
- * The WAL is copied back into the database file by the checkpointing worker, not by the server's
- * connection: the main connection's own threshold is far above what these writes reach, so the
- * database file grows only if the worker checkpointed; after the worker ended for want of work,
- * new writes start it again.
+ * The WAL is copied back into the database file by the checkpointing worker, not by the writing
+ * connection: that connection's own threshold is far above what these writes reach, so the
+ * database file grows only if the worker checkpointed. The worker ends once the log stays
+ * checkpointed, and new writes start it again: the test waits for it to say it rested, rather
+ * than for a time after which it should have.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { openDatabase, type Db } from '../../src/store/database.js';
-import { BACKSTOP_PAGES } from '../../src/store/checkpointer.js';
+import { BACKSTOP_PAGES, startCheckpointer } from '../../src/store/checkpointer.js';
 
 let dir: string;
 let file: string;
-let db: Db;
+let sqlite: SqliteDatabase.Database;
+let stop: () => Promise<void>;
+const seen: string[] = [];
+let rested: () => void = () => undefined;
 
-beforeAll(async () => {
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
   file = join(dir, 'db.sqlite');
-  db = await openDatabase(`sqlite:${file}`);
-  await sql`create table pages (n integer primary key, body blob)`.execute(db);
+  sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.exec('create table pages (n integer primary key, body blob)');
+  stop = startCheckpointer(sqlite, file, {
+    error: (message) => seen.push(`error ${message}`),
+    started: () => seen.push('started'),
+    rested: () => {
+      seen.push('rested');
+      rested();
+    },
+  });
 });
 afterAll(async () => {
-  await db?.destroy();
+  await stop?.();
+  sqlite?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** Writes about `pages` pages of 4 KiB, one commit each. */
-async function write(from: number, pages: number): Promise<void> {
-  for (let n = from; n < from + pages; n++) {
-    await sql`insert into pages (n, body) values (${n}, ${Buffer.alloc(4000, n % 251)})`.execute(db);
-  }
+function write(from: number, pages: number): void {
+  const insert = sqlite.prepare('insert into pages (n, body) values (?, ?)');
+  for (let n = from; n < from + pages; n++) insert.run(n, Buffer.alloc(4000, n % 251));
 }
 
 const grown = (bytes: number) =>
@@ -40,16 +52,18 @@ const grown = (bytes: number) =>
     interval: 100,
   });
 
-it('copies the log into the database file from its own thread, and again after it rested', async () => {
+it('copies the log into the database file from its own thread, rests, and starts again on writes', async () => {
   const pages = 600;
   expect(pages).toBeLessThan(BACKSTOP_PAGES / 10);
   const before = statSync(file).size;
-  await write(0, pages);
+  const firstRest = new Promise<void>((resolve) => (rested = resolve));
+  write(0, pages);
   await grown(before + pages * 4000);
 
-  // Idle long enough for the worker to end, then written again.
-  await new Promise((resolve) => setTimeout(resolve, 7000));
-  const rested = statSync(file).size;
-  await write(pages, pages);
-  await grown(rested + pages * 4000);
+  await firstRest;
+  expect(seen).toEqual(['started', 'rested']);
+  const restedSize = statSync(file).size;
+  write(pages, pages);
+  await grown(restedSize + pages * 4000);
+  expect(seen).toEqual(['started', 'rested', 'started']);
 }, 40_000);
