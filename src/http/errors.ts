@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, ServiceError } from '../errors.js';
 import './caller.js';
+import { drainRefusedBody } from './refused-body.js';
 
 function fromFastify(error: FastifyError, bodyLimit: number): ServiceError | undefined {
   switch (error.code) {
@@ -62,6 +63,9 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = error instanceof ServiceError ? error : fromFastify(error, bodyLimit);
     if (known?.options.internal) request.log.warn({ detail: known.options.internal }, known.message);
+    if (known?.code === 'payload_too_large') {
+      return drainRefusedBody(request.raw).then(() => sendError(reply, known));
+    }
     if (known) return sendError(reply, known);
     request.log.error({ err: error }, 'unhandled fault');
     return sendError(

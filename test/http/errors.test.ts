@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, request, type ClientRequest } from 'node:http';
+import { connect } from 'node:net';
 import { startServer, type Answer, type TestServer } from '../support/server.js';
 import { expectError, fieldsOf } from '../support/expect.js';
 import { Providers } from '../../src/providers/index.js';
@@ -81,6 +82,64 @@ describe('error statuses', () => {
 
   it('413 for a body over the limit', async () => {
     expectError(await server.post('/serp/web', { query: 'q'.repeat(5000) }, token), 413, 'payload_too_large');
+  });
+
+  it("413 read by Node's fetch while it is still sending the body, declared or streamed", async () => {
+    const send = (body: BodyInit, streamed: boolean) =>
+      fetch(`${server.url}/serp/web`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+        ...(streamed ? { duplex: 'half' } : {}),
+      });
+    // Chunks sent a few milliseconds apart: the 413 is decided on the first one, while the client
+    // still has the rest to send. A server that closed then reset the client mid-write (EPIPE).
+    const slowly = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"query": "'));
+        for (let i = 0; i < 40; i++) {
+          controller.enqueue(new Uint8Array(16 * 1024).fill(0x71));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        controller.enqueue(new TextEncoder().encode('"}'));
+        controller.close();
+      },
+    });
+    for (const response of [
+      await send(slowly, true),
+      await send(JSON.stringify({ query: 'q'.repeat(12 * 1024 * 1024) }), false),
+    ]) {
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    }
+  });
+
+  it('413 after the rest of a declared body is read, so that a client sending it slowly is not reset', async () => {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const answer = new Promise<string>((resolve, reject) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const chunk = 'q'.repeat(64 * 1024);
+    const chunks = 8;
+    socket.write(
+      `POST /serp/web HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${chunk.length * chunks}\r\n\r\n`,
+    );
+    // The 413 is decided on the headers; the body then comes a piece at a time, as from a slow
+    // link. A server that closed on deciding reset this client at its next piece.
+    for (let i = 0; i < chunks; i++) {
+      await new Promise<void>((resolve, reject) =>
+        socket.write(chunk, (error) => (error ? reject(error) : resolve())),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toContain('"code":"payload_too_large"');
   });
 
   it('415 for a body that is not JSON', async () => {
