@@ -9,6 +9,7 @@ import type { Db } from '../store/database.js';
 import { ServiceError } from '../errors.js';
 import { queueCallback, viewOf, type TaskRow, type TaskStore } from '../tasks/store.js';
 import { finalEnvelope } from '../tasks/shapes.js';
+import { redactUrl } from '../tasks/redact.js';
 import { isTerminal, type TaskState } from '../tasks/states.js';
 import type { Queue } from '../tasks/queue.js';
 import { audit } from './audit.js';
@@ -72,9 +73,10 @@ function rowOf(task: TaskRow, token: string): TaskAdminRow {
     started_at: iso(task.started_at),
     finished_at: iso(task.finished_at),
     error: task.error === null ? null : (JSON.parse(task.error) as { code: string; message: string }),
+    // Shown as the client's own view shows it: the credentials a callback URL carries stay hidden.
     callback: task.callback_url
       ? {
-          url: task.callback_url,
+          url: redactUrl(task.callback_url),
           state: task.callback_state,
           attempts: Number(task.callback_attempts),
           last_status: task.callback_last_status,

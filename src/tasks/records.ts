@@ -6,7 +6,7 @@ import type { Db } from '../store/database.js';
 import type { Selectable } from 'kysely';
 import type { TaskTable } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
-import { redactRequest } from './redact.js';
+import { redactUrl } from './redact.js';
 import { taskRecord } from './shapes.js';
 import { viewOf } from './store.js';
 
@@ -26,7 +26,7 @@ function toRecord(row: Selectable<TaskTable>): TaskRecord {
   const record = taskRecord(viewOf(row));
   if (row.callback_url !== null) {
     record.callback = {
-      url: redactRequest(row.callback_url) as string,
+      url: redactUrl(row.callback_url),
       state: row.callback_state ?? 'pending',
       attempts: row.callback_attempts,
       last_status: row.callback_last_status,

@@ -47,14 +47,22 @@ function withoutSecretParams(url: string): string {
   return url.slice(0, question + 1) + query + url.slice(end);
 }
 
+/**
+ * A URL as any view of a task shows it (the client's own, the operator's): without credentials in
+ * its authority or secret-looking query values. Text that is not an http(s) URL is kept as it is.
+ */
+export function redactUrl(url: string): string {
+  if (!SCHEME.test(url)) return url;
+  return withoutSecretParams(withoutCredentials(url));
+}
+
 function redactString(value: string): string {
   if (/^data:/i.test(value)) {
     if (value.length <= INLINE_KEEP) return value;
     const header = value.slice(0, Math.min(value.indexOf(',') + 1 || INLINE_KEEP, INLINE_KEEP));
     return `${header}… (${value.length} characters)`;
   }
-  if (!SCHEME.test(value)) return value;
-  return withoutSecretParams(withoutCredentials(value));
+  return redactUrl(value);
 }
 
 export function redactRequest(value: unknown): unknown {
