@@ -49,6 +49,18 @@ const task = {
   callback: { url: 'https://example.com/hook', state: 'waiting', attempts: 0, last_status: null },
 };
 
+/** One task: its row, the request as kept (secrets removed) and, once ended, its final envelope. */
+const taskDetail = {
+  ...task,
+  request: {
+    action: 'generate',
+    prompt: 'a song about rain',
+    model: 'tune-v5',
+    callback_url: 'https://example.com/hook',
+  },
+  response: null,
+};
+
 const channel = {
   id: 'openai-main',
   capability: 'chat',
@@ -60,6 +72,7 @@ const channel = {
   models: ['chatmodel-*'],
   state: 'ok',
   disabled_by: null,
+  auto_reason: null,
   last_probe: { at: '2026-11-26T09:00:00.000Z', ok: true, latency_ms: 81.2, detail: 'HTTP 404' },
   calls: 1200,
   success_rate: 0.998,
@@ -137,13 +150,19 @@ export const EXAMPLES = {
     next: null,
   },
   tasks: { rows: [task], next: null },
-  task,
+  task: taskDetail,
   cancelledTask: {
-    ...task,
+    ...taskDetail,
     state: 'failed',
     finished_at: '2026-11-26T09:11:00.000Z',
     error: { code: 'cancelled', message: 'cancelled by ops' },
     callback: { ...task.callback, state: 'pending' },
+    response: {
+      success: false,
+      task_id: task.id,
+      trace_id: task.trace_id,
+      error: { code: 'cancelled', message: 'cancelled by ops' },
+    },
   },
   identities: { rows: [identity], next: null },
   identity,

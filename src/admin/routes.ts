@@ -296,7 +296,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     summary: {
       disable: 'Disable a channel: routers skip it; a family with no channel left answers 503',
       enable: 'Enable a disabled channel',
-      probe: 'Probe a channel now (an upstream is asked without its key; an engine is checked in process)',
+      probe:
+        "Probe a channel now (an upstream gets its scheduled probe's cheap request, with its key; an engine is checked in process)",
     }[action],
     body: NoBody,
     example: 'channel',
