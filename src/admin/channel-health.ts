@@ -1,10 +1,16 @@
 /**
  * Channel health: every upstream channel is probed on a schedule with a cheap request of its
  * kind (never billed to a client), and what a probe or a routed call finds moves the channel:
- * its key refused or its quota spent (401, 402, 403, "insufficient quota") disables it at once;
- * a rate limit cools it for the upstream's Retry-After; server faults and timeouts count, and
- * `disable_after` failed probes in a row disable it. A disabled channel is probed more often and
- * comes back with the first probe that succeeds. A client's own bad request never counts.
+ * a probe that finds its key refused or its account unable to pay (401, 402, 403, or the vendor's
+ * code for a spent quota: upstream-errors.ts) disables it at once, since a probe carries nothing
+ * of any client's; a routed call that finds the same (401, 402 or such a code, never a message's
+ * words) disables it only once calls of `account_fault_tokens` different tokens did within the
+ * window (fault-witnesses.ts), and otherwise has it probed soon, so that no one client can take a
+ * channel from the others. A rate limit cools it for the upstream's Retry-After; server faults and
+ * timeouts count, and `disable_after` failed probes in a row disable it. A disabled channel is
+ * probed more often and comes back with the first probe that succeeds. A client's own bad
+ * request, a content policy's refusal included, never counts. Whatever an upstream said reaches
+ * a reason or an alert with the channel's credentials blanked out (providers/secrets.ts).
  *
  * The state lives in the database's `channel_states` (PostgreSQL when several nodes share it):
  * a change is announced in Redis where nodes share one (store/change-signal.ts) and every node
@@ -19,6 +25,9 @@ import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
 import type { Metrics } from '../http/metrics.js';
 import { retryAfterOf } from '../providers/upstream.js';
 import type { Alerts } from './alerts.js';
+import { credentialsOf, keySecrets, withoutSecrets } from '../providers/secrets.js';
+import { blamesAccount, vendorErrorOf } from '../providers/upstream-errors.js';
+import { FaultWitnesses } from './fault-witnesses.js';
 import { probeRequestOf, type ProbedChannel } from './probe-requests.js';
 
 export type ProbeOutcome =
@@ -34,10 +43,13 @@ export interface ProbeResult {
   latencyMs: number;
 }
 
-/** What an answer says about the channel (not about any client's request). */
+/**
+ * What a probe's answer says about the channel. The probe is our own request, so a 403 refuses
+ * the key too; the body is read for the vendor's code, never for its words.
+ */
 export function classify(status: number, body: string, keyed: boolean, retryAfter?: number): ProbeOutcome {
   const detail = `HTTP ${status}`;
-  const refused = status === 401 || status === 402 || status === 403 || /insufficient[ _]quota/i.test(body);
+  const refused = status === 403 || blamesAccount(status, vendorErrorOf(body).code);
   // Without a key, a refusal says the upstream is up, which is all that was asked.
   if (refused && keyed) return { kind: 'account', detail: `${detail} ${body.slice(0, 200)}`.trim() };
   if (status === 429) return { kind: 'rate_limited', detail, retryAfterSeconds: retryAfter };
@@ -49,6 +61,8 @@ export function classify(status: number, body: string, keyed: boolean, retryAfte
 export async function probeUpstream(channel: ProbedChannel, timeoutMs: number): Promise<ProbeResult> {
   const started = performance.now();
   const request = probeRequestOf(channel);
+  // The key, and what the probe derived from it (a signed token): none may reach the record.
+  const secrets = [...keySecrets(channel.api_key), ...credentialsOf(request.init.headers)];
   let outcome: ProbeOutcome;
   try {
     const response = await fetch(request.url, {
@@ -56,7 +70,8 @@ export async function probeUpstream(channel: ProbedChannel, timeoutMs: number): 
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
-    const body = (await response.text()).slice(0, 2000);
+    // Blanked before it is cut short: a token cut in two would no longer be recognised.
+    const body = withoutSecrets(await response.text(), secrets).slice(0, 2000);
     const retryAfter = retryAfterOf(response.headers.get('retry-after') ?? undefined);
     const status = request.statusOf?.(response.status, body) ?? response.status;
     outcome = classify(status, body, request.keyed, retryAfter);
@@ -64,8 +79,7 @@ export async function probeUpstream(channel: ProbedChannel, timeoutMs: number): 
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     outcome = { kind: 'failure', detail: cause ?? (error as Error).name };
   }
-  // The key must never reach the record, even when an upstream echoes it back.
-  if (channel.api_key) outcome.detail = outcome.detail.split(channel.api_key).join('***');
+  outcome.detail = withoutSecrets(outcome.detail, secrets);
   return { outcome, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
 }
 
@@ -86,6 +100,7 @@ export class ChannelHealth {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Channels whose probe is under way: their next one is scheduled when it ends. */
   private readonly probing = new Set<string>();
+  private readonly witnesses: FaultWitnesses;
   private stopped = false;
 
   constructor(
@@ -103,8 +118,16 @@ export class ChannelHealth {
         log.error({ err: error, channel: id }, 'channel cooldown not shared'),
       );
     };
-    board.onAccountFault = (id, detail) => {
-      this.autoDisable(id, `call: ${detail}`).catch((error: unknown) =>
+    this.witnesses = new FaultWitnesses(
+      config.health.account_fault_tokens,
+      config.health.account_fault_window_seconds * 1000,
+    );
+    board.onAccountFault = (id, detail, token) => {
+      const tokens = this.witnesses.saw(id, token);
+      // Too few clients' calls to act on: a probe, which carries nothing of theirs, decides.
+      if (tokens === undefined) return this.recheckSoon(id);
+      board.autoDisable(id);
+      this.autoDisable(id, `calls of ${tokens} tokens, last: ${detail}`).catch((error: unknown) =>
         log.error({ err: error, channel: id }, 'channel health not recorded'),
       );
     };
@@ -227,8 +250,17 @@ export class ChannelHealth {
     else if (outcome.kind === 'ok') await this.reEnable(id);
   }
 
+  /**
+   * `text` with the channel's key and anything shaped like a token blanked: the last guard before
+   * a reason is kept and alerted, whatever path it came by.
+   */
+  private masked(id: string, text: string): string {
+    return withoutSecrets(text, keySecrets(this.config.channels.find((c) => c.name === id)?.api_key));
+  }
+
   /** Disables `id` until a probe succeeds; alerts when this write is the one that disabled it. */
-  async autoDisable(id: string, reason: string): Promise<void> {
+  async autoDisable(id: string, why: string): Promise<void> {
+    const reason = this.masked(id, why);
     await this.ensureRow(id);
     const now = Date.now();
     const changed = await this.db
@@ -274,13 +306,14 @@ export class ChannelHealth {
 
   private alert(id: string, from: string, to: string, reason: string): void {
     const entry = this.board.entries.find((e) => e.id === id);
-    this.log.warn({ channel: id, from, to, reason }, 'channel state changed');
+    const shown = this.masked(id, reason);
+    this.log.warn({ channel: id, from, to, reason: shown }, 'channel state changed');
     void this.alerts.raise('channel.state_changed', {
       channel: id,
       capability: entry?.capability ?? null,
       from,
       to,
-      reason,
+      reason: shown,
     });
   }
 }

@@ -386,6 +386,20 @@ export const ConfigSchema = Closed({
         default: 5000,
         description: 'time a probe has to be answered before it counts as failed',
       }),
+      account_fault_tokens: Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        default: 3,
+        description:
+          "different client tokens whose calls must find a channel's key refused or its quota spent, within `account_fault_window_seconds`, before calls alone disable it; fewer have it probed soon, and a probe that finds the same disables it at once",
+      }),
+      account_fault_window_seconds: Type.Number({
+        minimum: 1,
+        maximum: 86_400,
+        default: 300,
+        description:
+          "how long a call that found a channel's account at fault counts toward `account_fault_tokens`",
+      }),
     },
     { default: {}, description: 'channel probes and automatic disabling (channels.md)' },
   ),

@@ -107,8 +107,11 @@ export function channelEntries(config: Config): ChannelEntry[] {
 export class ChannelBoard {
   private disabled = new Set<string>();
   private autoDisabled = new Set<string>();
-  /** Told when a call finds a channel's own account at fault (admin/channel-health.ts). */
-  onAccountFault: (id: string, detail: string) => void = () => undefined;
+  /**
+   * Told when a call of token `token` found a channel's own account at fault; health decides
+   * whether enough clients' calls did to disable it (admin/channel-health.ts).
+   */
+  onAccountFault: (id: string, detail: string, token: string) => void = () => undefined;
   /**
    * Told when this node cooled a channel, so that its health is checked soon and the cooldown
    * is shared with the other nodes (admin/channel-health.ts).
@@ -138,11 +141,15 @@ export class ChannelBoard {
     this.autoDisabled = new Set(ids);
   }
 
-  /** A call found the channel's key refused or its quota spent: it stops taking calls here now. */
-  accountFault(id: string, detail: string): void {
+  /** A call of token `token` found the channel's key refused or its quota spent. */
+  accountFault(id: string, detail: string, token: string): void {
     if (this.autoDisabled.has(id)) return;
+    this.onAccountFault(id, detail, token);
+  }
+
+  /** Disabled here at once, before the database says so: the calls in flight stop trying it. */
+  autoDisable(id: string): void {
     this.autoDisabled.add(id);
-    this.onAccountFault(id, detail);
   }
 
   /** A router's call to a channel, for its success rate and p50. */

@@ -2,13 +2,15 @@
  * Routing a request to the channels that serve its model: the lowest priority first, channels of
  * equal priority in a weighted random order; each channel retried on 429, 5xx and network errors
  * with doubling backoff, then the next one; a channel that keeps failing is cooled down and
- * skipped for a while. A request the upstream refuses as bad (other 4xx) is not retried anywhere.
+ * skipped for a while. A request the upstream refuses as bad (other 4xx, or a content policy's
+ * refusal whatever its status) is not retried anywhere.
  */
 import type { Family } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
 import { unservedModel } from './unserved.js';
 import type { ChannelBoard } from './channel-board.js';
 import { pause, type StopSignal } from './stop-signal.js';
+import { blamesAccount, blamesRequest } from './upstream-errors.js';
 
 export interface RoutedChannel {
   name: string;
@@ -16,6 +18,13 @@ export interface RoutedChannel {
   models: string[];
   priority: number;
   weight: number;
+}
+
+/** Whose request a routed call serves: the client's token id, and the signal that stops it. */
+export interface Caller {
+  /** The token the request came with: a channel is disabled on what several clients' calls found. */
+  token: string;
+  signal: StopSignal;
 }
 
 export interface RoutingPolicy {
@@ -36,31 +45,39 @@ export class UpstreamFailure extends Error {
     readonly status?: number,
     /** The upstream's Retry-After, in seconds, when it gave one. */
     readonly retryAfterSeconds?: number,
+    /** The vendor's structured error code (upstream-errors.ts), when its answer had one. */
+    readonly code?: string,
   ) {
     super(message);
   }
 
   /**
    * The channel's own account cannot pay or is not allowed: no retry helps until its operator
-   * acts. A 429 that says the quota ran out (OpenAI's `insufficient_quota`) is one too.
+   * acts. Told by the status (401, 402) and the vendor's code alone, never by the message, which
+   * may repeat what the client sent.
    */
   get accountFault(): boolean {
-    return (
-      this.status === 401 ||
-      this.status === 402 ||
-      this.status === 403 ||
-      /insufficient[ _]quota/i.test(this.message)
-    );
+    return blamesAccount(this.status, this.code);
+  }
+
+  /** A content policy refused what the client sent: passed on, neither retried nor held against the channel. */
+  get requestFault(): boolean {
+    return blamesRequest(this.code);
   }
 
   /** Worth another try (here or elsewhere): rate limits, server faults, the network. */
   get retryable(): boolean {
+    if (this.requestFault) return false;
     return this.status === undefined || this.status === 408 || this.status === 429 || this.status >= 500;
   }
 
-  /** The channel itself is wrong (key, permission, endpoint): try the next one, not this one again. */
+  /**
+   * The channel itself is wrong (key, permission, endpoint): try the next one, not this one again.
+   * A 403 without a code that blames the account is one too, but never disables the channel.
+   */
   get channelFault(): boolean {
-    return this.status === 404 || this.accountFault;
+    if (this.requestFault) return false;
+    return this.status === 403 || this.status === 404 || this.accountFault;
   }
 }
 
@@ -155,10 +172,10 @@ export class ChannelRouter<C extends RoutedChannel> {
     this.policy.board?.observe(channel.name, true, ms);
   }
 
-  private failed(channel: C, ms: number, error: UpstreamFailure): void {
+  private failed(channel: C, ms: number, error: UpstreamFailure, token: string): void {
     this.policy.board?.observe(channel.name, false, ms);
-    // The channel's account is at fault: it waits for an operator or a successful probe.
-    if (error.accountFault) this.policy.board?.accountFault(channel.name, error.message);
+    // The channel's account seems at fault: the board weighs it against other clients' calls.
+    if (error.accountFault) this.policy.board?.accountFault(channel.name, error.message, token);
     const health = this.health.get(channel.name) ?? { failures: 0, coolUntil: 0 };
     health.failures += 1;
     // A rate limit says how long to wait: the channel cools for that long at once.
@@ -179,7 +196,7 @@ export class ChannelRouter<C extends RoutedChannel> {
   async run<T>(
     capability: Family,
     model: string,
-    signal: StopSignal,
+    { token, signal }: Caller,
     call: (channel: C) => Promise<T>,
   ): Promise<T> {
     const candidates = this.candidates(capability, model);
@@ -215,7 +232,7 @@ export class ChannelRouter<C extends RoutedChannel> {
               details: [{ field: 'body', rule: error.message }],
             });
           }
-          this.failed(channel, performance.now() - started, error);
+          this.failed(channel, performance.now() - started, error, token);
           tried.push(`${channel.name}: ${error.message}`);
           if (error.channelFault || (error.status === 429 && error.retryAfterSeconds !== undefined)) break;
           if (attempt < this.policy.retries) await pause(this.policy.backoffMs * 2 ** attempt, signal);

@@ -1,12 +1,15 @@
 /**
  * One HTTP call to an upstream channel, the same for every kind of channel: one pool of
  * keep-alive connections, the channel's time limit, and failures classified for the router (the
- * network and timeouts without a status, the upstream's refusals with theirs). Messages name the
- * channel and never its key, even when an upstream echoes the key back.
+ * network and timeouts without a status, the upstream's refusals with theirs and the vendor's
+ * code). Messages name the channel and never its key nor a credential made from it, even when an
+ * upstream echoes what it was sent.
  */
 import { Agent, type Dispatcher } from 'undici';
 import { UpstreamFailure } from './router.js';
 import { UpstreamBody } from './upstream-body.js';
+import { vendorErrorOf } from './upstream-errors.js';
+import { credentialsOf, keySecrets, withoutSecrets } from './secrets.js';
 import type { StopSignal } from './stop-signal.js';
 
 export interface UpstreamChannel {
@@ -53,28 +56,31 @@ export interface UpstreamAnswer {
   body: UpstreamBody;
 }
 
-/** `message` with the channel's key blanked out. */
-function redacted(channel: UpstreamChannel, message: string): string {
-  return channel.api_key ? message.split(channel.api_key).join('***') : message;
+/** The secrets of a call: the channel's key and the credentials its headers carried. */
+function secretsOf(channel: UpstreamChannel, call: UpstreamCall): string[] {
+  return [...keySecrets(channel.api_key), ...credentialsOf(call.headers)];
 }
 
-async function failureOf(channel: UpstreamChannel, response: UpstreamAnswer): Promise<UpstreamFailure> {
+/**
+ * The refusal as the router reads it: the status, the vendor's code (OpenAI's spent quota is a
+ * 429 like a rate limit, told apart by its code alone) and its message, secrets blanked before
+ * the message is cut short, so that no token is cut past recognition.
+ */
+async function failureOf(
+  channel: UpstreamChannel,
+  call: UpstreamCall,
+  response: UpstreamAnswer,
+): Promise<UpstreamFailure> {
   const text = await response.body.text().catch(() => '');
-  let message = text.slice(0, 300) || `HTTP ${response.statusCode}`;
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: string; code?: unknown } | string };
-    const error = parsed.error;
-    if (typeof error === 'string') message = error;
-    else if (error?.message) message = error.message;
-    // OpenAI's spent quota is a 429 like a rate limit, told apart by its code alone.
-    if (typeof error === 'object' && error?.code === 'insufficient_quota') message += ' (insufficient_quota)';
-  } catch {
-    // Not JSON: the text itself says what went wrong.
-  }
+  const { code, message } = vendorErrorOf(text);
+  const said = withoutSecrets(message ?? text, secretsOf(channel, call)).slice(0, 300);
   return new UpstreamFailure(
-    redacted(channel, `${response.statusCode} ${message}`),
+    [response.statusCode, code === undefined ? '' : `${code}:`, said || `HTTP ${response.statusCode}`]
+      .filter((part) => part !== '')
+      .join(' '),
     response.statusCode,
     retryAfterOf(response.headers['retry-after']),
+    code,
   );
 }
 
@@ -95,7 +101,7 @@ export async function callUpstream(
   signal: StopSignal,
 ): Promise<UpstreamAnswer> {
   const response = await dispatch(channel, url, call, signal);
-  if (response.statusCode >= 400) throw await failureOf(channel, response);
+  if (response.statusCode >= 400) throw await failureOf(channel, call, response);
   return response;
 }
 
@@ -123,7 +129,11 @@ function dispatch(
         late || code === 'UND_ERR_HEADERS_TIMEOUT'
           ? `no answer within ${channel.timeout_seconds} s`
           : (code ?? error.message);
-      reject(new UpstreamFailure(redacted(channel, `${channel.name} unreachable (${reason})`)));
+      reject(
+        new UpstreamFailure(
+          withoutSecrets(`${channel.name} unreachable (${reason})`, secretsOf(channel, call)),
+        ),
+      );
     };
     const abandon = (reason: Error) => {
       abandoned ??= reason;

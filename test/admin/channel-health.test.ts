@@ -1,9 +1,11 @@
 /**
  * Channel health against OpenAI-compatible upstreams on loopback whose accounts fail, rate-limit,
  * run out of quota, lose their key and recover: probes and calls disable and re-enable channels,
- * a client's own bad request never counts against one, an operator's disable holds, alerts
- * arrive signed (checked with the `standardwebhooks` package) and are counted in /metrics, and
- * two nodes on one PostgreSQL and Redis agree within a second.
+ * calls only once several tokens' calls found the account at fault; a client's own bad request
+ * never counts against one, nor can a client make an upstream blame the channel (a refusal that
+ * quotes what it sent, a content policy's 403); an operator's disable holds, alerts arrive signed
+ * (checked with the `standardwebhooks` package) and are counted in /metrics, and two nodes on one
+ * PostgreSQL and Redis agree.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { until } from '../support/poll.js';
-import { startFakeAccount, type FakeAccount } from '../support/fake-account.js';
+import { FLAGGED, startFakeAccount, type FakeAccount } from '../support/fake-account.js';
 import { Redis } from 'ioredis';
 import { provisionShared, REDIS_URL } from '../support/backends.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -133,25 +135,45 @@ const stateOf = async (server: TestServer, id: string) => (await channel(server,
 const chatHits = (fake: FakeAccount) => fake.hits.filter((h) => h.path === '/chat/completions').length;
 
 describe('channel health', () => {
-  it('disables a channel whose quota ran out at the first call, and a probe brings it back', async () => {
-    const server = await start(3600);
-    const token = await server.token();
+  it("disables a channel once three tokens' calls found its quota spent, and a probe brings it back", async () => {
+    // No probe runs by itself here, nor does `a` cool: what the calls find is all there is to go by.
+    const server = await start(3600, { 'health.recheck_seconds': 3600, 'routing.cooldown_after': 100 });
+    const [one, two, three] = await Promise.all([server.token(), server.token(), server.token()]);
     primary.set('no_quota');
-    // The call falls back to `b`; `a` is not asked again.
-    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
-    expect(chatHits(primary)).toBe(1);
+    // Each call falls back to `b`; one token's calls, however many, are one witness.
+    for (const token of [one, one, one, two]) {
+      expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+      expect(await stateOf(server, 'a')).toBe('ok');
+    }
+    expect(chatHits(primary)).toBe(4);
+    expect((await server.post('/chatmodel/chat/completions', ask, three)).status).toBe(200);
+    expect(chatHits(primary)).toBe(5);
     const row = await channel(server, 'a');
-    expect(row).toMatchObject({ state: 'auto_disabled', auto_reason: expect.stringMatching(/quota/) });
-    expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
-    expect(chatHits(primary)).toBe(1);
+    expect(row).toMatchObject({
+      state: 'auto_disabled',
+      auto_reason: expect.stringMatching(/^calls of 3 tokens, last: 429 insufficient_quota: .*quota/),
+    });
+    // `a` is not asked again, whichever token calls.
+    expect((await server.post('/chatmodel/chat/completions', ask, one)).status).toBe(200);
+    expect(chatHits(primary)).toBe(5);
     const down = await until('the disable alert', () => alerts.find((a) => a.data.to === 'auto_disabled'));
     expect(down).toMatchObject({ type: 'channel.state_changed', data: { channel: 'a', from: 'ok' } });
 
     primary.set('ok');
-    await until('a probe re-enables a', async () => (await stateOf(server, 'a')) === 'ok');
+    expect((await admin(server, 'POST', '/channels/a/probe')).state).toBe('ok');
     await until('the re-enable alert', () => alerts.find((a) => a.data.to === 'ok'));
+    expect((await server.post('/chatmodel/chat/completions', ask, one)).status).toBe(200);
+    expect(chatHits(primary)).toBe(6);
+  });
+
+  it("has a channel probed at once when one token's call found its key refused; the probe disables it", async () => {
+    const server = await start(3600);
+    const token = await server.token();
+    primary.set('revoked');
     expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
-    expect(chatHits(primary)).toBe(2);
+    await until('a probe disables a', async () => (await stateOf(server, 'a')) === 'auto_disabled');
+    expect((await channel(server, 'a')).auto_reason).toMatch(/^probe: HTTP 401 .*Incorrect API key/);
+    expect(primary.hits.filter((h) => h.path === '/models').length).toBeGreaterThanOrEqual(1);
   });
 
   it('answers 503 busy while every channel of the model is disabled by its health', async () => {
@@ -171,6 +193,7 @@ describe('channel health', () => {
     const token = await server.token();
     primary.set('revoked');
     expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(502);
+    await until('a probe disables a', async () => (await stateOf(server, 'a')) === 'auto_disabled');
     const answer = await server.post('/chatmodel/chat/completions', ask, token);
     expect(answer.status).toBe(503);
     expect(answer.body.error).toMatchObject({
@@ -178,6 +201,47 @@ describe('channel health', () => {
       message: expect.stringMatching(/disabled until a health probe succeeds/),
     });
     expect(chatHits(primary)).toBe(1);
+  });
+
+  it("never disables a channel on what a client sends: a content policy's 403 quoting the prompt", async () => {
+    // Even where one token's calls would be enough to disable a channel.
+    const server = await start(0.1, { 'health.account_fault_tokens': 1 });
+    const token = await server.token();
+    // Words that once read as the account's fault, in a prompt the upstream quotes back.
+    const words = 'insufficient_quota insufficient quota invalid_api_key 401 402 billing_hard_limit_reached';
+    const flagged = { ...ask, messages: [{ role: 'user', content: `${FLAGGED} ${words}` }] };
+    for (let i = 0; i < 6; i += 1) {
+      // The request's fault: passed on as the client's, tried nowhere else.
+      const refused = await server.post('/chatmodel/chat/completions', flagged, token);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toMatch(/content_policy_violation/);
+    }
+    expect(chatHits(primary)).toBe(6);
+    expect(chatHits(spare)).toBe(0);
+    expect(server.services.board.isAutoDisabled('a')).toBe(false);
+    expect(server.services.board.isAutoDisabled('b')).toBe(false);
+    // Probes ran since, and found the account sound.
+    const probed = primary.hits.filter((h) => h.path === '/models').length;
+    await until(
+      'two more probes of a',
+      () => primary.hits.filter((h) => h.path === '/models').length >= probed + 2,
+    );
+    expect(await stateOf(server, 'a')).toBe('ok');
+    expect((await channel(server, 'a')).auto_reason).toBeNull();
+    expect(alerts).toEqual([]);
+  });
+
+  it("disables a channel once several tokens' calls found its key refused, and alerts the reason it keeps", async () => {
+    const server = await start(3600, { 'health.recheck_seconds': 3600 });
+    primary.set('revoked');
+    const tokens = await Promise.all([server.token(), server.token(), server.token()]);
+    for (const token of tokens)
+      expect((await server.post('/chatmodel/chat/completions', ask, token)).status).toBe(200);
+    expect(await stateOf(server, 'a')).toBe('auto_disabled');
+    const reason = String((await channel(server, 'a')).auto_reason);
+    expect(reason).toMatch(/^calls of 3 tokens, last: 401 invalid_api_key: Incorrect API key/);
+    const alert = await until('the disable alert', () => alerts.find((a) => a.data.to === 'auto_disabled'));
+    expect(alert?.data.reason).toBe(reason);
   });
 
   it("passes a client's bad request on and never counts it against the channel", async () => {

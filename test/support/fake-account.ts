@@ -2,11 +2,16 @@
  * An OpenAI-compatible upstream on loopback whose account the test controls: healthy, failing
  * (500), rate-limited (429 with Retry-After), out of quota (OpenAI's 429 `insufficient_quota`),
  * or with its key revoked (401). It answers `GET /models` (what probes ask) and non-streamed
- * `POST /chat/completions`; a request longer than the model's context (here 1000 characters) is
- * the client's fault (400 `context_length_exceeded`) whatever the account's state.
+ * `POST /chat/completions`. Whatever the account's state, two refusals are the request's: a
+ * request longer than the model's context (here 1000 characters) is 400 `context_length_exceeded`,
+ * and a prompt holding `FLAGGED` is refused by its moderation as 403 `content_policy_violation`
+ * (the status some OpenAI-compatible gateways give it) with the prompt quoted in the message.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** A word its moderation refuses. */
+export const FLAGGED = 'forbidden-topic';
 
 export type AccountState = 'ok' | 'failing' | 'rate_limited' | 'no_quota' | 'revoked';
 
@@ -36,7 +41,16 @@ export async function startFakeAccount(): Promise<FakeAccount> {
         ? (JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>)
         : {};
       if (req.method === 'POST' && path === '/chat/completions') {
-        if (JSON.stringify(body.messages ?? []).length > 1000)
+        const prompt = JSON.stringify(body.messages ?? []);
+        if (prompt.includes(FLAGGED))
+          return error(
+            res,
+            403,
+            `Your request was rejected as a result of our safety system: ${prompt}`,
+            'invalid_request_error',
+            'content_policy_violation',
+          );
+        if (prompt.length > 1000)
           return error(
             res,
             400,

@@ -14,9 +14,9 @@ import {
   MAX_POLL_MS,
   nextPollDelay,
   outsideContract,
-  withoutSecrets,
   type TaskCheck,
 } from '../../src/providers/video/channels/task-follower.js';
+import { withoutSecrets } from '../../src/providers/secrets.js';
 import type { VideoChannel } from '../../src/providers/video/channels/types.js';
 import { failureOf, jobOf } from './support.js';
 

@@ -116,7 +116,7 @@ describe('MiniMax: failures', () => {
     });
     const cases: [number, number, boolean][] = [
       [1002, 429, true],
-      [1008, 403, false],
+      [1008, 402, false],
       [1026, 400, false],
       [1000, 500, true],
     ];

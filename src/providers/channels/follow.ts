@@ -11,6 +11,7 @@
 import { ServiceError } from '../../errors.js';
 import { UpstreamFailure } from '../router.js';
 import { abortSignalOf, pause } from '../stop-signal.js';
+import { withoutSecrets } from '../secrets.js';
 
 const DEFAULT_POLL_MS = 2000;
 /** Polls never wait longer than this, unless the channel's own interval is longer still. */
@@ -63,19 +64,14 @@ export function nextPollDelay(previous: number, first: number): number {
   return Math.min(previous * GROWTH, Math.max(first, MAX_POLL_MS));
 }
 
-/** A signed bearer token (a JWT) made per call cannot be listed in advance; its shape can. */
-const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g;
-
-/** `text` with every secret, and anything shaped like a JWT, blanked out. */
-export function withoutSecrets(text: string, secrets: readonly string[]): string {
-  // Longest first: a key of the form ACCESS:SECRET is blanked whole before its parts.
-  const ordered = secrets.filter((s) => s !== '').sort((a, b) => b.length - a.length);
-  return ordered.reduce((out, secret) => out.split(secret).join('***'), text).replace(JWT, '***');
-}
-
 function hidden(error: unknown, secrets: readonly string[]): unknown {
   if (error instanceof UpstreamFailure)
-    return new UpstreamFailure(withoutSecrets(error.message, secrets), error.status);
+    return new UpstreamFailure(
+      withoutSecrets(error.message, secrets),
+      error.status,
+      error.retryAfterSeconds,
+      error.code,
+    );
   if (error instanceof ServiceError) {
     const { internal } = error.options;
     return new ServiceError(error.code, withoutSecrets(error.message, secrets), {

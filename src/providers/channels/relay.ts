@@ -42,7 +42,8 @@ export class Relay implements Capability {
 
   handle(call: Call): Promise<unknown> {
     const { operation, body, signal } = call;
-    return this.router.run(this.family, modelOf(operation, body), signal, (channel) =>
+    const caller = { token: call.token.id, signal };
+    return this.router.run(this.family, modelOf(operation, body), caller, (channel) =>
       this.upstream(channel).call(operation.path, body, operation.response, signal),
     );
   }
@@ -50,7 +51,8 @@ export class Relay implements Capability {
   async run(job: Job): Promise<unknown> {
     const { operation, input, signal } = job;
     job.advance(0, 'upstream');
-    const { result } = await this.router.run(this.family, modelOf(operation, input), signal, (channel) =>
+    const caller = { token: job.tokenId, signal };
+    const { result } = await this.router.run(this.family, modelOf(operation, input), caller, (channel) =>
       this.upstream(channel).task(operation, input, {
         noun: this.noun,
         signal,

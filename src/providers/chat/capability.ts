@@ -5,10 +5,9 @@
  * always report is kept for charging, and sent on only when the client asked for it.
  */
 import { EventStream, type Call, type Capability, type TokenUsage } from '../index.js';
-import { UpstreamFailure, type ChannelRouter, type RoutedChannel } from '../router.js';
+import { UpstreamFailure, type Caller, type ChannelRouter, type RoutedChannel } from '../router.js';
 import { ServiceError } from '../../errors.js';
 import type { ChatBackend, ChatCompletionChunk, ChatRequest } from './types.js';
-import type { StopSignal } from '../stop-signal.js';
 
 async function* relay(
   first: IteratorResult<ChatCompletionChunk>,
@@ -57,21 +56,22 @@ export class ChatCapability implements Capability {
     await Promise.all([...this.backends.values()].map((backend) => backend.close?.()));
   }
 
-  /** One completion for the service's own use (lyrics), routed like a client's. */
-  complete(request: ChatRequest, signal: StopSignal): Promise<unknown> {
-    return this.router.run('chat', request.model, signal, (channel) =>
-      this.backend(channel).complete(request, signal),
+  /** One completion for the service's own use (lyrics), routed like a client's, for `caller`. */
+  complete(request: ChatRequest, caller: Caller): Promise<unknown> {
+    return this.router.run('chat', request.model, caller, (channel) =>
+      this.backend(channel).complete(request, caller.signal),
     );
   }
 
   async handle(call: Call): Promise<unknown> {
     const request = call.body as ChatRequest;
+    const caller = { token: call.token.id, signal: call.signal };
     if (!request.stream) {
-      return this.router.run('chat', request.model, call.signal, (channel) =>
+      return this.router.run('chat', request.model, caller, (channel) =>
         this.backend(channel).complete(request, call.signal),
       );
     }
-    const opened = await this.router.run('chat', request.model, call.signal, async (channel) => {
+    const opened = await this.router.run('chat', request.model, caller, async (channel) => {
       const chunks = this.backend(channel).stream(request, call.signal)[Symbol.asyncIterator]();
       return { chunks, first: await chunks.next() };
     });

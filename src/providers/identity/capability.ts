@@ -100,7 +100,8 @@ export class IdentityCapability implements Capability {
     const schema = path === CHECK ? IdcardCheckResponse : IdcardOcrResponse;
     // The channel's `models` name the operations it serves: check-1e, ocr, or *.
     const operation = path.slice(path.lastIndexOf('/') + 1);
-    return channels.router.run('identity', operation, call.signal, (channel) => {
+    const caller = { token: call.token.id, signal: call.signal };
+    return channels.router.run('identity', operation, caller, (channel) => {
       const backend = channels.backends.get(channel.name);
       if (!backend) throw new Error(`channel ${channel.name} has no backend`);
       return backend.call(path, body, schema, call.signal);

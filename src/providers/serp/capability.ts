@@ -25,7 +25,8 @@ export class SerpCapability implements Capability {
       country: String(body.country).toUpperCase(),
       language: String(body.language),
     };
-    return this.router.run('serp', query.type, call.signal, (channel) => {
+    const caller = { token: call.token.id, signal: call.signal };
+    return this.router.run('serp', query.type, caller, (channel) => {
       const backend = this.backends.get(channel.name);
       if (!backend) throw new Error(`channel ${channel.name} has no backend`);
       return backend.search(query, call.signal, call.token.id);

@@ -24,7 +24,8 @@ function contentOf(completion: unknown): string {
 export class Lyricist {
   constructor(private readonly chat?: { capability: ChatCapability; model: string }) {}
 
-  async write(prompt: string, seed: number, signal: AbortSignal): Promise<string> {
+  /** Lyrics for the task of token `token` (whose request the chat channels serve). */
+  async write(prompt: string, seed: number, token: string, signal: AbortSignal): Promise<string> {
     if (this.chat) {
       try {
         const completion = await this.chat.capability.complete(
@@ -37,7 +38,7 @@ export class Lyricist {
             max_tokens: 600,
             seed,
           },
-          signal,
+          { token, signal },
         );
         const lyric = contentOf(completion);
         if (usable(lyric)) return lyric.slice(0, 3000);

@@ -165,7 +165,8 @@ export class VideoCapability implements Capability {
     let channelName = '';
     // The vendor renders; this service only waits for it, then fetches the files.
     job.advance(0.05, 'upstream');
-    const video = await router.run(this.family, request.model, job.signal, (channel) => {
+    const caller = { token: job.tokenId, signal: job.signal };
+    const video = await router.run(this.family, request.model, caller, (channel) => {
       const backend = backends.get(channel.name);
       if (!backend) throw new Error(`channel ${channel.name} has no backend`);
       channelName = channel.name;

@@ -19,7 +19,9 @@ export async function wordsOf(studio: Studio, lyricist: Lyricist, fallbackTitle 
     // Description mode: the description is also what the lyrics are about.
     const about = asked ?? (studio.input.custom === true ? '' : prompt);
     if (about)
-      lyric = await studio.step('write', () => lyricist.write(about, studio.seed, studio.job.signal));
+      lyric = await studio.step('write', () =>
+        lyricist.write(about, studio.seed, studio.job.tokenId, studio.job.signal),
+      );
   }
   return { title, style, lyric, prompt };
 }

@@ -30,7 +30,7 @@ const MODELS: Record<string, string> = {
 
 /**
  * The HTTP status each documented `base_resp` code stands for: rate and token limits 429 (try
- * again), a rejected key 401 and an empty balance 403 (this channel is wrong, try the next),
+ * again), a rejected key 401 and an empty balance 402 (this channel's account, try the next),
  * invalid or sensitive input 400 (the client's to fix), MiniMax's own faults 5xx. A code not
  * documented is taken as a fault upstream.
  */
@@ -39,7 +39,7 @@ const STATUS: Record<number, number> = {
   1001: 504,
   1002: 429,
   1004: 401,
-  1008: 403,
+  1008: 402,
   1024: 500,
   1026: 400,
   1027: 400,

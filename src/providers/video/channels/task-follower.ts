@@ -6,7 +6,7 @@
 import { followUpstream, outsideContract, type TaskCheck as Check } from '../../channels/follow.js';
 import type { UpstreamVideo, VideoChannel, VideoChannelOptions, VideoJob } from './types.js';
 
-export { MAX_POLL_MS, nextPollDelay, outsideContract, withoutSecrets } from '../../channels/follow.js';
+export { MAX_POLL_MS, nextPollDelay, outsideContract } from '../../channels/follow.js';
 
 /** What one poll found: the finished task's video, as the vendor describes it. */
 export type TaskCheck =
