@@ -243,6 +243,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       watchBalances(
         db,
         alerts,
+        metrics,
         config.alerts.low_balance_credits,
         config.alerts.balance_check_seconds * 1000,
         log,

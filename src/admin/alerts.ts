@@ -5,8 +5,8 @@
  * callbacks' retry schedule (tasks/callbacks.ts). Being in the database, an alert outlives a
  * restart, and any node that delivers callbacks sends it. An alert is raised by the one node
  * whose write made the change, so several nodes never send it twice; each is counted in
- * `/metrics` (`unsent` here when no webhook is configured, `delivered` or `failed` when its
- * delivery ends).
+ * `/metrics` (`queued` here, or `unsent` when no webhook is configured; `delivered` or `failed`
+ * when its delivery ends).
  */
 import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import type { Logger } from 'pino';
@@ -46,6 +46,7 @@ export class Alerts {
         { id: `alert_${timeOrderedUuid(now)}`, kind: 'alert', taskId: '', tokenId: '', url, body },
         now,
       );
+      this.metrics.alert(type, 'queued');
       this.wake();
     } catch (error) {
       this.log.error({ err: error, event: type }, 'alert not queued');

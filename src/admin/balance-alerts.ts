@@ -8,11 +8,13 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
+import type { Metrics } from '../http/metrics.js';
 import type { Alerts } from './alerts.js';
 
 export function watchBalances(
   db: Db,
   alerts: Alerts,
+  metrics: Metrics,
   threshold: number,
   everyMs: number,
   log: Logger,
@@ -53,6 +55,7 @@ export function watchBalances(
           .where((eb) => eb.or([eb('credits', 'is', null), eb('credits', '>=', threshold)])),
       )
       .execute();
+    metrics.balancesChecked();
   };
   const timer = setInterval(() => {
     check().catch((error: unknown) => log.error({ err: error }, 'balances not checked'));

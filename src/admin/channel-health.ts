@@ -177,7 +177,7 @@ export class ChannelHealth {
 
   private async tick(entry: ChannelEntry): Promise<void> {
     // An operator's disable holds until the operator enables the channel: no probe touches it.
-    if (this.board.isDisabled(entry.id)) return;
+    if (this.board.isDisabled(entry.id)) return this.metrics.channelProbed(entry.id, 'skipped');
     try {
       await this.probe(entry);
     } catch (error) {
@@ -195,6 +195,7 @@ export class ChannelHealth {
             this.config.health.probe_timeout_ms,
           );
     await this.apply(entry.id, result);
+    this.metrics.channelProbed(entry.id, result.outcome.kind);
     return result;
   }
 

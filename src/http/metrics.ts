@@ -32,6 +32,17 @@ export class Metrics {
     labelNames: ['event', 'outcome'] as const,
     registers: [this.registry],
   });
+  private readonly probes = new Counter({
+    name: 'switchyard_channel_probes_total',
+    help: "Scheduled and operators' channel probes of this process, by channel and what each found",
+    labelNames: ['channel', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly balanceChecks = new Counter({
+    name: 'switchyard_balance_checks_total',
+    help: 'Low-balance checks this process completed',
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_' });
@@ -47,9 +58,24 @@ export class Metrics {
     this.channelStates.inc({ state });
   }
 
-  /** An alert's outcome: `delivered`, `failed` (after every retry), or `unsent` (no webhook). */
-  alert(event: string, outcome: 'delivered' | 'failed' | 'unsent'): void {
+  /**
+   * An alert's outcome: `queued` for delivery when raised, then `delivered` or `failed` (after
+   * every retry); or `unsent` (no webhook).
+   */
+  alert(event: string, outcome: 'queued' | 'delivered' | 'failed' | 'unsent'): void {
     this.alerts.inc({ event, outcome });
+  }
+
+  /**
+   * A channel's probe: what it found (`ok`, `account`, `rate_limited`, `failure`), or `skipped`
+   * when an operator's disable held the scheduled one back.
+   */
+  channelProbed(channel: string, outcome: string): void {
+    this.probes.inc({ channel, outcome });
+  }
+
+  balancesChecked(): void {
+    this.balanceChecks.inc();
   }
 
   text(): Promise<string> {
