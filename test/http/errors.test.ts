@@ -85,7 +85,7 @@ describe('error statuses', () => {
   });
 
   it("413 read by Node's fetch while it is still sending the body, declared or streamed", async () => {
-    const send = (body: BodyInit, streamed: boolean) =>
+    const send = (body: string | ReadableStream<Uint8Array>, streamed: boolean) =>
       fetch(`${server.url}/serp/web`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
