@@ -172,6 +172,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       if (task.callback_state === 'pending') callbacks.wake();
     },
   );
+  const usage = new Usage(db, onError('usage records not written'));
   const services: Services = {
     config,
     log,
@@ -179,7 +180,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     blobs,
     tokens,
     credits: new Credits(db),
-    usage: new Usage(db, onError('usage records not written')),
+    usage,
     limiter: shared?.limiter ?? new MemoryLimiter(),
     tasks: new TaskRecords(db),
     taskStore,
@@ -199,6 +200,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       config,
       db,
       tokens,
+      usage,
       board,
       localProbe: (entry) => checkLocal(services, entry),
       health,

@@ -52,16 +52,30 @@ export async function openTaskUsage(
 
 const insertUsage = preparedInsert('usage');
 
-/** Sets what a task finally kept on its request's row, in the task's terminal move. */
-export async function closeTaskUsage(trx: Kysely<Database>, traceId: string, credits: number): Promise<void> {
-  await setUsageCredits(trx, { credits, traceId });
+/**
+ * Sets what a task finally kept on its request's row, in the task's terminal move, and the code
+ * it failed with: a client that streamed the task or did not wait for it was answered 200, and
+ * learnt of the failure from the stream's last line, a callback or a retrieval. An error code the
+ * answer itself carried (a waited task) is the one the client saw, and stays.
+ */
+export async function closeTaskUsage(
+  trx: Kysely<Database>,
+  traceId: string,
+  credits: number,
+  errorCode: string | null,
+): Promise<void> {
+  await setUsageOutcome(trx, { credits, errorCode, traceId });
 }
 
-const setUsageCredits = preparedQuery<{ credits: number; traceId: string }>((db, slot) =>
-  db
-    .updateTable('usage')
-    .set({ credits: slot('credits') })
-    .where('trace_id', '=', slot('traceId')),
+const setUsageOutcome = preparedQuery<{ credits: number; errorCode: string | null; traceId: string }>(
+  (db, slot) =>
+    db
+      .updateTable('usage')
+      .set((eb) => ({
+        credits: slot('credits'),
+        error_code: eb.fn.coalesce('error_code', eb.val(slot('errorCode'))),
+      }))
+      .where('trace_id', '=', slot('traceId')),
 );
 
 function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
@@ -83,8 +97,15 @@ function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
 
 type Row = Insertable<UsageTable>;
 
-/** A task's row exists already and its credits belong to the task: only the answer's are set. */
-const ANSWER_COLUMNS = ['status', 'latency_ms', 'error_code', 'task_id'] as const;
+/**
+ * A task's row exists already and its credits belong to the task: only the answer's are set. Its
+ * error code is the answer's when the answer had one, else the task's, when the task ended first.
+ */
+const ANSWER_COLUMNS = ['status', 'latency_ms', 'task_id'] as const;
+const ANSWER_SET = [
+  ...ANSWER_COLUMNS.map((c) => `${c} = excluded.${c}`),
+  'error_code = coalesce(excluded.error_code, usage.error_code)',
+].join(', ');
 
 function kyselyWriter(db: Db): (rows: Row[]) => Promise<void> {
   return async (rows) => {
@@ -93,9 +114,10 @@ function kyselyWriter(db: Db): (rows: Row[]) => Promise<void> {
         .insertInto('usage')
         .values(rows.slice(i, i + BATCH))
         .onConflict((oc) =>
-          oc
-            .column('trace_id')
-            .doUpdateSet((eb) => Object.fromEntries(ANSWER_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+          oc.column('trace_id').doUpdateSet((eb) => ({
+            ...Object.fromEntries(ANSWER_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
+            error_code: eb.fn.coalesce(eb.ref('excluded.error_code'), eb.ref('usage.error_code')),
+          })),
         )
         .execute();
     }
@@ -121,7 +143,7 @@ function sqliteWriter(db: Db, sqlite: SqliteDatabase.Database): (rows: Row[]) =>
   // good part of a row's cost.
   const insert = sqlite.prepare<unknown[]>(
     `insert into usage (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) ` +
-      `on conflict (trace_id) do update set ${ANSWER_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+      `on conflict (trace_id) do update set ${ANSWER_SET}`,
   );
   const write = sqlite.transaction((rows: Row[]) => {
     for (const r of rows) {

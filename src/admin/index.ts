@@ -29,6 +29,11 @@ export interface AdminParts {
   config: Config;
   db: Db;
   tokens: Tokens;
+  /**
+   * This node's usage rows not yet written (they go in batches after the answer): reports flush
+   * them first, so that a request answered here is in the log read here right after it.
+   */
+  usage?: { flush(): Promise<void> };
   board: ChannelBoard;
   localProbe: LocalProbe;
   /** A server's channel health checks; the command line has none. */
@@ -89,6 +94,7 @@ export class Admin {
 
   async usage(query: Omit<UsageQuery, 'tokenId'> & TokenFilter) {
     const tokenId = await this.tokenId(query);
+    await this.parts.usage?.flush();
     return usageReport(this.parts.db, { ...query, ...(tokenId ? { tokenId } : {}) }, this.names);
   }
 
@@ -98,6 +104,7 @@ export class Admin {
 
   async requests(query: Omit<RequestQuery, 'tokenId'> & TokenFilter) {
     const tokenId = await this.tokenId(query);
+    await this.parts.usage?.flush();
     return requestLog(this.parts.db, { ...query, ...(tokenId ? { tokenId } : {}) }, this.names);
   }
 
@@ -125,6 +132,7 @@ export class Admin {
 
   /** What a client token may know of itself (`GET /v1/account`). */
   async account(token: Token) {
+    await this.parts.usage?.flush();
     const today = await this.parts.db
       .selectFrom('usage')
       .select(sql<number>`coalesce(sum(credits), 0)`.as('spent'))
@@ -145,7 +153,8 @@ export class Admin {
   }
 
   /** A client token's own usage rows (`GET /v1/account/usage`). */
-  accountUsage(token: Token, query: { from?: number; to?: number; groupBy: Group[] }) {
+  async accountUsage(token: Token, query: { from?: number; to?: number; groupBy: Group[] }) {
+    await this.parts.usage?.flush();
     return usageReport(this.parts.db, { ...query, tokenId: token.id }, this.names);
   }
 }

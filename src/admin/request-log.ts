@@ -99,7 +99,8 @@ export async function requestLog(
       operation: priceKeyOf(row.operation),
       model: row.model,
       status: row.status,
-      success: row.status < 400,
+      // A task streamed or not waited for was answered 200 and may still have failed.
+      success: row.status < 400 && row.error_code === null,
       credits: Number(row.credits),
       latency_ms: Math.round(Number(row.latency_ms) * 10) / 10,
       error_code: row.error_code ?? null,

@@ -88,7 +88,7 @@ export async function rawParts(
       sql<string>`coalesce(model, '')`.as('model'),
       sql<number>`${sql.raw(BUCKET_SQL)}`.as('bucket'),
       sql<number>`count(*)`.as('requests'),
-      sql<number>`sum(case when status < 400 then 1 else 0 end)`.as('succeeded'),
+      sql<number>`sum(case when status < 400 and error_code is null then 1 else 0 end)`.as('succeeded'),
       sql<number>`sum(credits)`.as('credits'),
     ])
     .where('created_at', '>=', range.from)

@@ -269,7 +269,12 @@ export class TaskStore {
       if (!finished) return undefined;
       if (creditsState === 'refunded')
         await giveCredits(trx, live.token_id, Number(live.credits), live.trace_id);
-      await closeTaskUsage(trx, live.trace_id, succeeded ? Number(live.credits) : 0);
+      await closeTaskUsage(
+        trx,
+        live.trace_id,
+        succeeded ? Number(live.credits) : 0,
+        succeeded ? null : (outcome.error?.code ?? state),
+      );
       if (live.callback_url) await queueCallback(trx, finished, JSON.stringify(finalEnvelope(view)), now);
       await within?.(trx);
       return finished;

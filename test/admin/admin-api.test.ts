@@ -321,13 +321,14 @@ describe.each(BACKENDS)('%s', (backend) => {
       failed: number;
       credits: number;
     }[];
-    // The task retrievals of pollTask are requests too, charged nothing.
-    expect(row).toMatchObject({ token: 'books', failed: 1, credits: 8 });
+    // The task retrievals of pollTask are requests too, charged nothing. The failed search and
+    // the failed task are the failures: the task was answered 200, and failed after.
+    expect(row).toMatchObject({ token: 'books', failed: 2, credits: 8 });
     const byOperation = await call('GET', `${BASE}/usage?token=books&group_by=operation`);
     expect(byOperation.body.rows).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ operation: 'serp.web', requests: 4, failed: 1, credits: 3 }),
-        expect.objectContaining({ operation: 'clip.videos', requests: 2, failed: 0, credits: 5 }),
+        expect.objectContaining({ operation: 'clip.videos', requests: 2, failed: 1, credits: 5 }),
       ]),
     );
     // What it started with, plus top-ups and deductions, less what its usage kept.
