@@ -39,6 +39,23 @@ export interface UsageRecord {
 
 const BATCH = 500;
 
+/**
+ * The longest model name a usage row keeps, in characters. A client may send any string as its
+ * model, refused or not (bodies go up to 10 MiB), and the name is part of the daily rollup's key,
+ * whose index PostgreSQL caps at 2,704 bytes: every model this service or its channels name is
+ * far shorter.
+ */
+export const MODEL_CHARS = 64;
+
+/** The model as a usage row keeps it: control characters made spaces, cut to `MODEL_CHARS`. */
+export function recordedModel(model: string | null): string | null {
+  if (model === null) return null;
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  const clean = model.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const chars = [...clean];
+  return chars.length <= MODEL_CHARS ? clean : `${chars.slice(0, MODEL_CHARS - 1).join('')}…`;
+}
+
 /** The status a task's row holds until the answer to its request is recorded. */
 const ACCEPTED = 202;
 
@@ -83,7 +100,7 @@ function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
     id: recordId(now),
     token_id: entry.tokenId,
     operation: entry.operation,
-    model: entry.model,
+    model: recordedModel(entry.model),
     action: entry.action,
     credits: entry.credits,
     status: entry.status,

@@ -13,6 +13,7 @@ import type { Database } from '../store/tables.js';
 import { add, BUCKET_SQL, merge, percentile, type Histogram } from './latency-histogram.js';
 import { iso } from './values.js';
 import { pathsOf, priceKeyOf } from './request-log.js';
+import { MODEL_CHARS } from '../accounts/usage.js';
 
 export const GROUPS = ['token', 'operation', 'model', 'day'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -85,7 +86,8 @@ export async function rawParts(
       sql<number>`created_at - created_at % ${DAY_MS}`.as('day'),
       'token_id',
       'operation',
-      sql<string>`coalesce(model, '')`.as('model'),
+      // Cut again: rows written before names were bounded must not stop the rollup for good.
+      sql<string>`substr(coalesce(model, ''), 1, ${sql.lit(MODEL_CHARS)})`.as('model'),
       sql<number>`${sql.raw(BUCKET_SQL)}`.as('bucket'),
       sql<number>`count(*)`.as('requests'),
       sql<number>`sum(case when status < 400 and error_code is null then 1 else 0 end)`.as('succeeded'),
@@ -212,9 +214,17 @@ export async function usageReport(
 
 const CSV_COLUMNS = ['requests', 'succeeded', 'failed', 'credits', 'p50_ms', 'p95_ms'] as const;
 
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * A cell of the CSV. Text that a spreadsheet would read as a formula (starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return: a client chooses its model's name) is prefixed with `'`
+ * and quoted, as OWASP advises against CSV injection; figures are numbers and stay as they are.
+ */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  const text = String(value);
+  const inert = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return inert !== text || /[",\n\r]/.test(text) ? `"${inert.replace(/"/g, '""')}"` : text;
 }
 
 /** The same rows as CSV, one column per group and figure, with a header line. */
