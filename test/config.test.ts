@@ -111,6 +111,20 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses a credit hold shorter than the longest synchronous wait, naming both settings', () => {
+    expect(() => loadConfig({ env: {}, overrides: { 'limits.hold_seconds': 600 } })).toThrow(
+      'limits.hold_seconds: must be longer than the longest synchronous wait (limits.sync_wait_seconds = 600)',
+    );
+    const slowChannel = file(
+      'limits: { hold_seconds: 900 }\n' +
+        'channels:\n  - { name: a, capability: chat, type: openai-compatible, base_url: http://x, timeout_seconds: 1200 }\n',
+    );
+    expect(() => loadConfig({ file: slowChannel, env: {} })).toThrow(
+      /limits\.hold_seconds: .*\(channels\[0\]\.timeout_seconds = 1200\)/,
+    );
+    expect(loadConfig({ env: {}, overrides: { 'limits.hold_seconds': 601 } }).limits.hold_seconds).toBe(601);
+  });
+
   it('names a missing or broken file', () => {
     expect(() => loadConfig({ file: join(dir, 'absent.yaml'), env: {} })).toThrow(/absent.yaml: ENOENT/);
     expect(() => loadConfig({ file: file('port: [1\n'), env: {} })).toThrow(/not valid YAML/);

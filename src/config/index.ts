@@ -86,7 +86,26 @@ function crossChecks(input: ConfigInput): string[] {
   });
   if (input.alerts.webhook_url !== undefined && input.alerts.webhook_secret === undefined)
     problems.push('alerts.webhook_secret: is required with alerts.webhook_url (alerts are signed)');
+  const wait = longestWait(input);
+  if (input.limits.hold_seconds <= wait.seconds)
+    problems.push(
+      `limits.hold_seconds: must be longer than the longest synchronous wait (${wait.key} = ${wait.seconds}): ` +
+        'a hold that runs out while its request still waits is given back, and the request ends free',
+    );
   return problems;
+}
+
+/** The longest a request may wait for its answer, by the settings that bound it. */
+function longestWait(input: ConfigInput): { key: string; seconds: number } {
+  const waits = [
+    { key: 'limits.sync_wait_seconds', seconds: input.limits.sync_wait_seconds },
+    { key: 'limits.mcp_wait_seconds', seconds: input.limits.mcp_wait_seconds },
+    ...input.channels.map((channel, i) => ({
+      key: `channels[${i}].timeout_seconds`,
+      seconds: channel.timeout_seconds,
+    })),
+  ];
+  return waits.reduce((longest, wait) => (wait.seconds > longest.seconds ? wait : longest));
 }
 
 export interface LoadOptions {

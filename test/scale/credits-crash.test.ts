@@ -94,7 +94,8 @@ describe.each(BACKENDS)('%s', (backend) => {
                 `redis: { url: '${String(overrides['redis.url'])}', prefix: '${String(overrides['redis.prefix'])}' }`,
               ]),
           'tasks: { concurrency: 16, lease_seconds: 2, poll_ms: 100, expires_seconds: 5 }',
-          `limits: { hold_seconds: ${holdSeconds} }`,
+          // A hold must outlast every synchronous wait (the configuration refuses it otherwise).
+          `limits: { hold_seconds: ${holdSeconds}, sync_wait_seconds: ${Math.min(600, holdSeconds - 1)}, mcp_wait_seconds: ${Math.min(50, holdSeconds - 1)} }`,
           `prices: { serp.web: ${SEARCH_PRICE}, tune.audios: ${TASK_PRICE} }`,
         ].join('\n'),
       );
@@ -177,7 +178,7 @@ describe.each(BACKENDS)('%s', (backend) => {
     else expect(atKill.holds.length).toBeGreaterThan(0);
     expect(live.length).toBeGreaterThan(0);
 
-    configure(1);
+    configure(2);
     child = await startProcess(configFile);
     const until = Date.now() + 30_000;
     let tasks: { id: string; state: string; trace_id: string }[] = [];
