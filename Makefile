@@ -83,6 +83,8 @@ services:
 	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || \
 	  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no
 	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+	@# A cluster Debian just made asks loopback connections for a password; the tests send none.
+	@scripts/postgres-test-access.sh 5432
 
 lint: eslint format-check
 
