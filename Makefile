@@ -5,8 +5,8 @@ SHELL := /bin/bash
 PORT ?= 8080
 # Toolchain for the native modules (better-sqlite3 compiles with node-gyp) and for the OCR server
 # (native/ocr-server.cpp, against libtesseract); zbarimg, a third QR decoder the tests read
-# artistic codes with.
-DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core
+# artistic codes with; nginx, which the tests put in front of the server with deploy/nginx.conf.
+DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core nginx
 OCR_SERVER := dist/native/ocr-server
 # mallopt and malloc_trim for `serve` and `worker` (native/malloc.c), against the running Node's headers.
 MALLOC_ADDON := dist/native/malloc.node

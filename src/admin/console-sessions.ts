@@ -58,12 +58,21 @@ export function cookieOf(header: string | undefined, name: string): string | und
  * A request that changes something with the session cookie must come from the console's own
  * origin: SameSite=Strict already keeps the cookie off cross-site requests, and this check
  * refuses the rest (a missing Origin included; browsers send it on every POST, PATCH and DELETE).
+ * The console's origin is the server's public URL (`public_base_url`, as a proxy in front of it
+ * serves the page), or any origin on the host the request was sent to: `host` is the Host header,
+ * or a trusted proxy's X-Forwarded-Host. The host alone is compared there, since behind a TLS
+ * proxy that does not say so the page is https while this process hears http.
  */
-export function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
-  if (!origin || !host) return false;
+export function sameOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  publicBase?: string,
+): boolean {
+  if (!origin) return false;
   try {
-    // The host alone: behind a TLS proxy the page is https while this process hears http.
-    return new URL(origin).host === host;
+    const sent = new URL(origin);
+    if (publicBase !== undefined && sent.origin === new URL(publicBase).origin) return true;
+    return host !== undefined && sent.host === host;
   } catch {
     return false;
   }

@@ -46,6 +46,11 @@ export const ConfigSchema = Closed({
       description: 'base of the URLs of produced files (`/files/<key>`); set it behind a proxy',
     }),
   ),
+  trust_proxy: Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], {
+    default: false,
+    description:
+      "whose `X-Forwarded-For`, `-Proto` and `-Host` to believe: `false` (nobody: the default), `true` (any peer: only when every request comes through the proxy), or the proxies' addresses and CIDR ranges (`[127.0.0.1, 10.0.0.0/8]`); the client address (rate limits, the request log) and `https` (the console cookie's `Secure`, its origin check) are read from them",
+  }),
   database: Closed(
     {
       url: Type.Optional(

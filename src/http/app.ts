@@ -30,6 +30,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'trace_id' }),
     genReqId: () => timeOrderedUuid(),
     bodyLimit: config.limits.body_bytes,
+    // The client's address, scheme and host as a trusted proxy forwards them (request.ip,
+    // .protocol, .host); nobody's forwarded headers are believed unless configured.
+    trustProxy: config.trust_proxy,
     exposeHeadRoutes: false,
     return503OnClosing: true,
     frameworkErrors: frameworkError,

@@ -93,6 +93,12 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
   app.decorateRequest('consoleToken', null);
   const files = builtFiles();
   const policy = securityPolicy(publicBase);
+  /**
+   * The cookie is `Secure` when the console is reached over https: the public URL says so, or
+   * the request came over it (directly, or through a trusted proxy's X-Forwarded-Proto).
+   */
+  const secure = (request: FastifyRequest) =>
+    publicBase?.startsWith('https:') === true || request.protocol === 'https';
 
   /** The admin token behind the request's session cookie, when it has one that still holds. */
   const signedIn = async (request: FastifyRequest) => {
@@ -102,7 +108,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
     if (tokenHash === undefined) {
       throw new ServiceError('invalid_token', 'the console session has ended; sign in again');
     }
-    if (request.method !== 'GET' && !sameOrigin(request.headers.origin, request.headers.host)) {
+    if (request.method !== 'GET' && !sameOrigin(request.headers.origin, request.host, publicBase)) {
       throw new ServiceError(
         'forbidden',
         'a change made with the console session must come from the console',
@@ -122,7 +128,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
   });
 
   app.post(`${ADMIN_BASE}/session`, async (request, reply) => {
-    if (!sameOrigin(request.headers.origin, request.headers.host)) {
+    if (!sameOrigin(request.headers.origin, request.host, publicBase)) {
       throw new ServiceError('forbidden', 'sign in from the console itself');
     }
     const body = (request.body ?? {}) as { token?: unknown };
@@ -135,7 +141,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
       throw new ServiceError('forbidden', 'this is a client token; the console takes an admin token');
     }
     const { id, until } = await sessions.open(hashOf(secret));
-    reply.header('set-cookie', cookie(id, SESSION_MS / 1000, request.protocol === 'https'));
+    reply.header('set-cookie', cookie(id, SESSION_MS / 1000, secure(request)));
     return { name: token.name, expires_at: new Date(until).toISOString() };
   });
 
@@ -165,7 +171,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
   app.delete(`${ADMIN_BASE}/session`, async (request, reply) => {
     const id = sessionIdOf(request);
     if (id !== undefined) await sessions.close(id);
-    reply.header('set-cookie', cookie('', 0, request.protocol === 'https'));
+    reply.header('set-cookie', cookie('', 0, secure(request)));
     return { signed_out: true };
   });
 
