@@ -10,8 +10,8 @@
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { entryOf } from './ledger.js';
-import type { Insertable, Selectable } from 'kysely';
-import type { TokenTable } from '../store/tables.js';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, TokenTable } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
 
 const TOKEN_PREFIX = 'sy_';
@@ -88,6 +88,9 @@ function newSecret(): string {
 /** Enough for every active client of a large deployment; past it the cache starts over. */
 const CACHE_LIMIT = 10_000;
 
+/** More writes of a token's change, in its transaction (an admin's change: its audit record). */
+export type Within = (trx: Kysely<Database>) => Promise<void>;
+
 export class Tokens {
   private readonly cache = new Map<string, { token: Token; until: number }>();
   /** Tells the other nodes that a token changed (through Redis, services.ts); none embedded. */
@@ -98,8 +101,14 @@ export class Tokens {
     private readonly cacheMs = 0,
   ) {}
 
-  /** Creates a token; the returned `secret` is the only copy of the bearer token. */
-  async create(spec: NewToken): Promise<{ token: Token; secret: string }> {
+  /**
+   * Creates a token; the returned `secret` is the only copy of the bearer token. `within` adds
+   * writes to the creation's transaction (an admin's audit record).
+   */
+  async create(
+    spec: NewToken,
+    within?: (trx: Kysely<Database>, token: Token) => Promise<void>,
+  ): Promise<{ token: Token; secret: string }> {
     const secret = newSecret();
     const row: Selectable<TokenTable> = {
       id: randomUUID(),
@@ -138,6 +147,7 @@ export class Tokens {
         } as const;
         await trx.insertInto('ledger').values(entryOf(change, row.credits)).execute();
       }
+      await within?.(trx, fromRow(row));
     });
     return { token: fromRow(row), secret };
   }
@@ -160,19 +170,21 @@ export class Tokens {
   }
 
   /** Revokes by id or by name; answers how many tokens were revoked. */
-  async revoke(idOrName: string): Promise<number> {
+  async revoke(idOrName: string, within?: Within): Promise<number> {
     return this.changed(
-      this.db
-        .updateTable('tokens')
-        .set({ revoked_at: Date.now(), changed_at: Date.now() })
-        .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst(),
+      (db) =>
+        db
+          .updateTable('tokens')
+          .set({ revoked_at: Date.now(), changed_at: Date.now() })
+          .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst(),
+      within,
     );
   }
 
   /** Changes the limits and switches of a live token; false when there is none with that id. */
-  async update(id: string, changes: TokenChanges): Promise<boolean> {
+  async update(id: string, changes: TokenChanges, within?: Within): Promise<boolean> {
     const set: Partial<Selectable<TokenTable>> = { changed_at: Date.now() };
     if (changes.operations !== undefined)
       set.operations = changes.operations === null ? null : JSON.stringify(changes.operations);
@@ -181,12 +193,14 @@ export class Tokens {
     if (changes.maxConcurrency !== undefined) set.max_concurrency = changes.maxConcurrency;
     if (changes.disabled !== undefined) set.disabled_at = changes.disabled ? Date.now() : null;
     const updated = await this.changed(
-      this.db
-        .updateTable('tokens')
-        .set(set)
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst(),
+      (db) =>
+        db
+          .updateTable('tokens')
+          .set(set)
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst(),
+      within,
     );
     return updated === 1;
   }
@@ -195,27 +209,31 @@ export class Tokens {
    * A new bearer secret for the same token (its balance, limits and history stay with its id);
    * the old secret is refused from now on. Undefined when there is no live token with that id.
    */
-  async regenerate(id: string): Promise<string | undefined> {
+  async regenerate(id: string, within?: Within): Promise<string | undefined> {
     const secret = newSecret();
     const updated = await this.changed(
-      this.db
-        .updateTable('tokens')
-        .set({ token_hash: hashOf(secret), changed_at: Date.now() })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst(),
+      (db) =>
+        db
+          .updateTable('tokens')
+          .set({ token_hash: hashOf(secret), changed_at: Date.now() })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst(),
+      within,
     );
     return updated === 1 ? secret : undefined;
   }
 
-  async rotateWebhookSecret(id: string): Promise<string | undefined> {
+  async rotateWebhookSecret(id: string, within?: Within): Promise<string | undefined> {
     const secret = newWebhookSecret();
     const updated = await this.changed(
-      this.db
-        .updateTable('tokens')
-        .set({ webhook_secret: secret, changed_at: Date.now() })
-        .where('id', '=', id)
-        .executeTakeFirst(),
+      (db) =>
+        db
+          .updateTable('tokens')
+          .set({ webhook_secret: secret, changed_at: Date.now() })
+          .where('id', '=', id)
+          .executeTakeFirst(),
+      within,
     );
     return updated === 1 ? secret : undefined;
   }
@@ -223,11 +241,21 @@ export class Tokens {
   /**
    * Runs a write of tokens with this node's cache cleared around it (a request between the first
    * clear and the commit may have cached the token again), then tells the other nodes, which
-   * otherwise see it at their next poll. Answers how many tokens it changed.
+   * otherwise see it at their next poll. Answers how many tokens it changed. What `within` writes
+   * is in the same transaction, and only where a token changed.
    */
-  private async changed(write: Promise<{ numUpdatedRows: bigint }>): Promise<number> {
+  private async changed(
+    write: (db: Kysely<Database>) => Promise<{ numUpdatedRows: bigint }>,
+    within?: Within,
+  ): Promise<number> {
     this.cache.clear();
-    const result = await write;
+    const result = within
+      ? await this.db.transaction().execute(async (trx) => {
+          const done = await write(trx);
+          if (Number(done.numUpdatedRows) > 0) await within(trx);
+          return done;
+        })
+      : await write(this.db);
     this.cache.clear();
     const count = Number(result.numUpdatedRows);
     if (count > 0) this.announce();

@@ -6,7 +6,8 @@
  * channels the same way (channel-health.ts). A channel's key is never shown.
  */
 import type { Db } from '../store/database.js';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../store/tables.js';
 import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
 import { OPERATIONS } from '../contract/table.js';
 import { audit } from './audit.js';
@@ -137,30 +138,25 @@ export class ChannelAdmin {
 
   private async save(
     id: string,
-    set: {
-      disabled_at?: number | null;
-      disabled_by?: string | null;
-      auto_disabled_at?: null;
-      auto_reason?: null;
-      probed_at?: number;
-      probe_ok?: number;
-      probe_latency_ms?: number;
-      probe_detail?: string;
-    },
+    set: StateChange,
+    /** An operator's switch is written with its audit record, in one transaction. */
+    record?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<void> {
     const now = Date.now();
-    await this.db
-      .insertInto('channel_states')
-      .values({ id, disabled_at: null, disabled_by: null, ...set, changed_at: now })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ ...set, changed_at: now }))
-      .execute();
+    if (record) {
+      await this.db.transaction().execute(async (trx) => {
+        await saveState(trx, id, set, now);
+        await record(trx);
+      });
+    } else await saveState(this.db, id, set, now);
   }
 
   async disable(id: string, actor: string): Promise<ChannelRow> {
     this.entry(id);
     const before = (await this.get(id)).state;
-    await this.save(id, { disabled_at: Date.now(), disabled_by: actor });
-    await audit(this.db, actor, 'channel.disable', id);
+    await this.save(id, { disabled_at: Date.now(), disabled_by: actor }, (trx) =>
+      audit(trx, actor, 'channel.disable', id),
+    );
     return this.switched(id, before, `disabled by ${actor}`);
   }
 
@@ -168,8 +164,11 @@ export class ChannelAdmin {
     this.entry(id);
     const before = (await this.get(id)).state;
     // The operator vouches for the channel: health's own disable ends with theirs.
-    await this.save(id, { disabled_at: null, disabled_by: null, auto_disabled_at: null, auto_reason: null });
-    await audit(this.db, actor, 'channel.enable', id);
+    await this.save(
+      id,
+      { disabled_at: null, disabled_by: null, auto_disabled_at: null, auto_reason: null },
+      (trx) => audit(trx, actor, 'channel.enable', id),
+    );
     return this.switched(id, before, `enabled by ${actor}`);
   }
 
@@ -261,4 +260,25 @@ export async function watchChannelStates(
       .catch(onError);
   }, everyMs).unref();
   return () => clearInterval(timer);
+}
+
+/** What operators and probes change of a channel's state. */
+interface StateChange {
+  disabled_at?: number | null;
+  disabled_by?: string | null;
+  auto_disabled_at?: null;
+  auto_reason?: null;
+  probed_at?: number;
+  probe_ok?: number;
+  probe_latency_ms?: number;
+  probe_detail?: string;
+}
+
+/** A channel's switches and last probe, as operators and probes change them. */
+async function saveState(db: Kysely<Database>, id: string, set: StateChange, now: number): Promise<void> {
+  await db
+    .insertInto('channel_states')
+    .values({ id, disabled_at: null, disabled_by: null, ...set, changed_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...set, changed_at: now }))
+    .execute();
 }

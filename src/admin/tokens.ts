@@ -3,7 +3,9 @@
  * when the token was last used, never its secrets (each secret appears only in the answer that
  * makes it). Credits change only through the ledger, with the admin's name and note.
  */
+import type { Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
+import type { Database } from '../store/tables.js';
 import { OPERATIONS } from '../contract/table.js';
 import { ServiceError } from '../errors.js';
 import type { Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';
@@ -155,20 +157,24 @@ export class TokenAdmin {
     spec: NewTokenSpec,
     actor: string,
   ): Promise<TokenRecord & { token: string; webhook_secret: string }> {
-    const created = await this.tokens.create({
-      name: spec.name,
-      role: spec.role ?? 'client',
-      credits: spec.credits ?? null,
-      operations: spec.operations ? resolveOperations('operations', spec.operations) : null,
-      expiresAt: expiryOf(spec.expires_at) ?? null,
-      ratePerSecond: spec.rate_per_second === undefined ? this.defaults.ratePerSecond : spec.rate_per_second,
-      maxConcurrency: spec.concurrency === undefined ? this.defaults.concurrency : spec.concurrency,
-    });
-    await audit(this.db, actor, 'token.create', created.token.name, {
-      id: created.token.id,
-      role: created.token.role,
-      credits: created.token.credits,
-    });
+    const created = await this.tokens.create(
+      {
+        name: spec.name,
+        role: spec.role ?? 'client',
+        credits: spec.credits ?? null,
+        operations: spec.operations ? resolveOperations('operations', spec.operations) : null,
+        expiresAt: expiryOf(spec.expires_at) ?? null,
+        ratePerSecond:
+          spec.rate_per_second === undefined ? this.defaults.ratePerSecond : spec.rate_per_second,
+        maxConcurrency: spec.concurrency === undefined ? this.defaults.concurrency : spec.concurrency,
+      },
+      (trx, token) =>
+        audit(trx, actor, 'token.create', token.name, {
+          id: token.id,
+          role: token.role,
+          credits: token.credits,
+        }),
+    );
     const [record] = await this.records([created.token]);
     return { ...(record as TokenRecord), token: created.secret, webhook_secret: created.token.webhookSecret };
   }
@@ -183,47 +189,20 @@ export class TokenAdmin {
     if (patch.rate_per_second !== undefined) changes.ratePerSecond = patch.rate_per_second;
     if (patch.concurrency !== undefined) changes.maxConcurrency = patch.concurrency;
     if (patch.disabled !== undefined) changes.disabled = patch.disabled;
-    if (patch.unlimited !== undefined && patch.unlimited !== (token.credits === null))
-      await this.setUnlimited(token, patch.unlimited, actor);
-    await this.tokens.update(token.id, changes);
-    await audit(this.db, actor, 'token.update', token.name, { id: token.id, ...patch });
-    return this.get(token.id);
-  }
-
-  /**
-   * Unlimited: the balance leaves through an adjustment entry, so the ledger still sums to what
-   * the token held (0) while it has no balance. Limited again: it starts from 0, to be topped up.
-   */
-  private async setUnlimited(token: Token, unlimited: boolean, actor: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('tokens')
-        .select('credits')
-        .where('id', '=', token.id)
-        .executeTakeFirst();
-      const balance = row?.credits === null || row?.credits === undefined ? null : Number(row.credits);
-      if (unlimited && balance !== null) {
-        await trx.updateTable('tokens').set({ credits: null }).where('id', '=', token.id).execute();
-        if (balance !== 0) {
-          const change = {
-            tokenId: token.id,
-            kind: 'adjustment',
-            delta: -balance,
-            note: 'made unlimited',
-            actor,
-          } as const;
-          await trx.insertInto('ledger').values(entryOf(change, 0)).execute();
-        }
-      } else if (!unlimited && balance === null) {
-        await trx.updateTable('tokens').set({ credits: 0 }).where('id', '=', token.id).execute();
-      }
+    const unlimited = patch.unlimited !== undefined && patch.unlimited !== (token.credits === null);
+    const updated = await this.tokens.update(token.id, changes, async (trx) => {
+      if (unlimited) await setUnlimited(trx, token, patch.unlimited as boolean, actor);
+      await audit(trx, actor, 'token.update', token.name, { id: token.id, ...patch });
     });
+    if (!updated) throw notFound(`token with id or name ${nameOrId}`);
+    return this.get(token.id);
   }
 
   async revoke(nameOrId: string, actor: string): Promise<TokenRecord> {
     const token = await this.live(nameOrId);
-    await this.tokens.revoke(token.id);
-    await audit(this.db, actor, 'token.revoke', token.name, { id: token.id });
+    await this.tokens.revoke(token.id, (trx) =>
+      audit(trx, actor, 'token.revoke', token.name, { id: token.id }),
+    );
     return this.get(token.id);
   }
 
@@ -232,17 +211,19 @@ export class TokenAdmin {
     actor: string,
   ): Promise<{ id: string; name: string; webhook_secret: string }> {
     const token = await this.live(nameOrId);
-    const secret = await this.tokens.rotateWebhookSecret(token.id);
+    const secret = await this.tokens.rotateWebhookSecret(token.id, (trx) =>
+      audit(trx, actor, 'token.rotate_secret', token.name, { id: token.id }),
+    );
     if (!secret) throw notFound(`token with id or name ${nameOrId}`);
-    await audit(this.db, actor, 'token.rotate_secret', token.name, { id: token.id });
     return { id: token.id, name: token.name, webhook_secret: secret };
   }
 
   async regenerate(nameOrId: string, actor: string): Promise<{ id: string; name: string; token: string }> {
     const token = await this.live(nameOrId);
-    const secret = await this.tokens.regenerate(token.id);
+    const secret = await this.tokens.regenerate(token.id, (trx) =>
+      audit(trx, actor, 'token.regenerate', token.name, { id: token.id }),
+    );
     if (!secret) throw notFound(`token with id or name ${nameOrId}`);
-    await audit(this.db, actor, 'token.regenerate', token.name, { id: token.id });
     return { id: token.id, name: token.name, token: secret };
   }
 
@@ -291,5 +272,34 @@ export class TokenAdmin {
       );
     }
     return { id: token.id, name: token.name, balance, delta };
+  }
+}
+
+/**
+ * Unlimited: the balance leaves through an adjustment entry, so the ledger still sums to what
+ * the token held (0) while it has no balance. Limited again: it starts from 0, to be topped up.
+ */
+async function setUnlimited(
+  trx: Kysely<Database>,
+  token: Token,
+  unlimited: boolean,
+  actor: string,
+): Promise<void> {
+  const row = await trx.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst();
+  const balance = row?.credits === null || row?.credits === undefined ? null : Number(row.credits);
+  if (unlimited && balance !== null) {
+    await trx.updateTable('tokens').set({ credits: null }).where('id', '=', token.id).execute();
+    if (balance !== 0) {
+      const change = {
+        tokenId: token.id,
+        kind: 'adjustment',
+        delta: -balance,
+        note: 'made unlimited',
+        actor,
+      } as const;
+      await trx.insertInto('ledger').values(entryOf(change, 0)).execute();
+    }
+  } else if (!unlimited && balance === null) {
+    await trx.updateTable('tokens').set({ credits: 0 }).where('id', '=', token.id).execute();
   }
 }
