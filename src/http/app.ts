@@ -20,6 +20,7 @@ import { registerAdmin } from '../admin/routes.js';
 import { registerAccount } from './account.js';
 import { registerConsole } from './console.js';
 import { registerMcp } from './mcp.js';
+import { registerFailedSignIns } from './failed-sign-ins.js';
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
@@ -76,6 +77,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     done();
   });
 
+  // Before any hook that looks a token up: an address refused for its failures is refused first.
+  registerFailedSignIns(app, services.db, (error) => services.log.error({ err: error }, 'audit not written'));
   registerErrorHandling(app, config.limits.body_bytes);
   registerOperations(app, services);
   registerOriginRoutes(app, services);

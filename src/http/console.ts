@@ -13,6 +13,7 @@ import { hashOf, type Tokens } from '../accounts/tokens.js';
 import type { Db } from '../store/database.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { ADMIN_BASE } from '../admin/routes.js';
+import { audit } from '../admin/audit.js';
 import {
   ConsoleSessions,
   SESSION_COOKIE,
@@ -141,6 +142,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
       throw new ServiceError('forbidden', 'this is a client token; the console takes an admin token');
     }
     const { id, until } = await sessions.open(hashOf(secret));
+    await audit(db, token.name, 'console.sign_in', null, { address: request.ip });
     reply.header('set-cookie', cookie(id, SESSION_MS / 1000, secure(request)));
     return { name: token.name, expires_at: new Date(until).toISOString() };
   });
@@ -170,7 +172,14 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
 
   app.delete(`${ADMIN_BASE}/session`, async (request, reply) => {
     const id = sessionIdOf(request);
-    if (id !== undefined) await sessions.close(id);
+    if (id !== undefined) {
+      const tokenHash = await sessions.tokenHashOf(id);
+      await sessions.close(id);
+      if (tokenHash !== undefined) {
+        const token = await tokens.authenticateHash(tokenHash).catch(() => undefined);
+        await audit(db, token?.name ?? 'unknown', 'console.sign_out', null, { address: request.ip });
+      }
+    }
     reply.header('set-cookie', cookie('', 0, secure(request)));
     return { signed_out: true };
   });

@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, ServiceError } from '../errors.js';
 import './caller.js';
+import './failed-sign-ins.js';
 import { drainRefusedBody } from './refused-body.js';
 
 function fromFastify(error: FastifyError, bodyLimit: number): ServiceError | undefined {
@@ -36,6 +37,7 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
   };
   if (taskId) body.task_id = taskId;
   if (reply.request.caller) reply.request.caller.errorCode = error.code;
+  reply.request.answeredCode = error.code;
   return reply.code(error.status).type('application/json').send(body);
 }
 

@@ -1,0 +1,92 @@
+/**
+ * Failed authentication per client address, over HTTP: past ten failures in a minute, an address's
+ * requests with a credential are answered 429 with Retry-After, its token not looked up, while
+ * other addresses go on as before; failed admin authentication, console sign-in and sign-out are
+ * in the audit with the address, never the credential. Addresses come from X-Forwarded-For,
+ * which this server believes from its trusted proxy (loopback).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+import { LIMIT } from '../../src/http/failed-sign-ins.js';
+
+const BASE = '/admin/api/v1';
+let server: TestServer;
+let client: string;
+let admin: string;
+
+beforeAll(async () => {
+  server = await startServer({ trust_proxy: ['127.0.0.1'] });
+  client = await server.token({ name: 'acme' });
+  admin = await server.token({ name: 'ops', role: 'admin' });
+});
+afterAll(() => server?.close());
+
+const search = (token: string, address: string) =>
+  server.post('/serp/web', { query: 'q' }, token, { 'x-forwarded-for': address });
+
+async function auditRows(): Promise<{ actor: string; action: string; detail: Record<string, unknown> }[]> {
+  const answer = await fetch(`${server.url}${BASE}/audit?limit=100`, {
+    headers: { authorization: `Bearer ${admin}`, 'x-forwarded-for': '198.51.100.1' },
+  });
+  expect(answer.status).toBe(200);
+  return (
+    (await answer.json()) as { rows: { actor: string; action: string; detail: Record<string, unknown> }[] }
+  ).rows;
+}
+
+it('refuses an address that keeps failing, before looking its tokens up, and no other', async () => {
+  const guesser = '203.0.113.7';
+  for (let i = 0; i < LIMIT; i++) expect((await search(`sy_guess${i}`, guesser)).status).toBe(401);
+  const refused = await search('sy_one-more', guesser);
+  expect(refused.status).toBe(429);
+  expect(refused.body.error).toMatchObject({ code: 'too_many_requests' });
+  const wait = Number(refused.headers.get('retry-after'));
+  expect(wait).toBeGreaterThan(0);
+  expect(wait).toBeLessThanOrEqual(60);
+  // Refused whatever it sends while the minute lasts, even a good token.
+  expect((await search(client, guesser)).status).toBe(429);
+  // Another address, and a request without a credential from the refused one, go on.
+  expect((await search(client, '203.0.113.8')).status).not.toBe(429);
+  const health = await fetch(`${server.url}/healthz`, { headers: { 'x-forwarded-for': guesser } });
+  expect(health.status).toBe(200);
+});
+
+it('audits failed admin authentication, console sign-in and sign-out with the address, never the secret', async () => {
+  const wrong = 'sy_not-a-real-admin-token';
+  const failed = await fetch(`${server.url}${BASE}/tokens`, {
+    headers: { authorization: `Bearer ${wrong}`, 'x-forwarded-for': '192.0.2.10' },
+  });
+  expect(failed.status).toBe(401);
+  const signIn = await fetch(`${server.url}${BASE}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url, 'x-forwarded-for': '192.0.2.11' },
+    body: JSON.stringify({ token: admin }),
+  });
+  expect(signIn.status).toBe(200);
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const signOut = await fetch(`${server.url}${BASE}/session`, {
+    method: 'DELETE',
+    headers: { cookie, origin: server.url, 'x-forwarded-for': '192.0.2.11' },
+  });
+  expect(signOut.status).toBe(200);
+
+  const rows = await auditRows();
+  expect(rows).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        actor: 'unknown',
+        action: 'admin.auth_failed',
+        detail: { address: '192.0.2.10', path: `${BASE}/tokens`, reason: 'invalid_token' },
+      }),
+      expect.objectContaining({ actor: 'ops', action: 'console.sign_in', detail: { address: '192.0.2.11' } }),
+      expect.objectContaining({
+        actor: 'ops',
+        action: 'console.sign_out',
+        detail: { address: '192.0.2.11' },
+      }),
+    ]),
+  );
+  const text = JSON.stringify(rows);
+  expect(text).not.toContain(wrong);
+  expect(text).not.toContain(admin);
+});
