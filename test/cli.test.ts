@@ -17,6 +17,7 @@ import { encodePng } from '../src/engines/image-codec.js';
 vi.setConfig({ testTimeout: 120_000 });
 
 const run = promisify(execFile);
+import { maskNumber } from '../src/admin/identities.js';
 const BIN = resolve('bin/switchyard');
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-cli-'));
 const config = join(dir, 'switchyard.yaml');
@@ -189,11 +190,21 @@ describe('switchyard identity', () => {
         portrait,
       ),
     ).toBe(`enrolled ${number}\n`);
+    // Masked as the admin API masks them, unless asked otherwise.
     const listed = JSON.parse(await cli('identity', 'list', '--config', config, '--json')) as Record<
       string,
       unknown
     >[];
-    expect(listed).toEqual([expect.objectContaining({ id_number: number, name: '张晓明', portrait: true })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ id_number: maskNumber(number), name: '张**', portrait: true }),
+    ]);
+    expect(maskNumber(number)).not.toContain(number.slice(4, 14));
+    const unmasked = JSON.parse(
+      await cli('identity', 'list', '--config', config, '--json', '--unmasked'),
+    ) as Record<string, unknown>[];
+    expect(unmasked).toEqual([
+      expect.objectContaining({ id_number: number, name: '张晓明', portrait: true }),
+    ]);
 
     expect(
       await cli(
@@ -208,7 +219,12 @@ describe('switchyard identity', () => {
         '--no-portrait',
       ),
     ).toBe(`updated ${number}\n`);
-    expect(await cli('identity', 'list', '--config', config)).toBe(`${number}  张晓红  portrait=no\n`);
+    expect(await cli('identity', 'list', '--config', config)).toBe(
+      `${maskNumber(number)}  张**  portrait=no\n`,
+    );
+    expect(await cli('identity', 'list', '--config', config, '--unmasked')).toBe(
+      `${number}  张晓红  portrait=no\n`,
+    );
 
     // The record is sealed: the database file holds neither the name nor the number.
     const database = readFileSync(join(dir, 'switchyard.db'));

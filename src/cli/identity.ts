@@ -14,6 +14,7 @@ import { loadIdentityKey } from '../providers/identity/identity-key.js';
 import { IdentityRegistry } from '../providers/identity/registry.js';
 import { FieldKeys } from '../providers/identity/field-keys.js';
 import { Tokens } from '../accounts/tokens.js';
+import { maskName, maskNumber } from '../admin/identities.js';
 
 const NAME_MAX = 64;
 const PORTRAIT_BYTES = 5 * 1024 * 1024;
@@ -132,14 +133,18 @@ export function identityCommands(configOption: () => Option): Command {
 
   identity
     .command('list')
-    .description('list enrolled identities (name, number, whether a portrait is kept)')
+    .description(
+      'list enrolled identities (name and number masked as the admin API masks them, whether a portrait is kept)',
+    )
     .addOption(configOption())
     .option('--json', 'print a JSON array')
+    .option('--unmasked', 'show whole names and numbers (personal data: mind where the output goes)')
     .action(async (flags) => {
       const all = await withRegistry(flags.config, ({ registry }) => registry.list());
+      const shown = flags.unmasked === true;
       const rows = all.map((r) => ({
-        id_number: r.id_number,
-        name: r.name,
+        id_number: shown ? r.id_number : maskNumber(r.id_number),
+        name: shown ? r.name : maskName(r.name),
         portrait: r.portrait !== undefined,
         enrolled_at: new Date(r.enrolled_at).toISOString(),
         updated_at: new Date(r.updated_at).toISOString(),
