@@ -41,6 +41,10 @@ async function check(db: Kysely<Database>): Promise<void> {
       row('bbbbbbbb-2', 'acme', 1),
       row('cccccccc-3', 'acme', 3, 10),
       row('dddddddd-4', 'solo', 1),
+      // Names the renaming would give: taken already by a live token, or by each other.
+      row('eeeeeeee-5', 'solo-ffffffff', 1),
+      row('ffffffff-6', 'solo', 2),
+      row('ffffffff-7', 'solo', 3),
     ])
     .execute();
   await migrate(db as Kysely<unknown>);
@@ -50,6 +54,9 @@ async function check(db: Kysely<Database>): Promise<void> {
     ['bbbbbbbb-2', 'acme'],
     ['cccccccc-3', 'acme'],
     ['dddddddd-4', 'solo'],
+    ['eeeeeeee-5', 'solo-ffffffff'],
+    ['ffffffff-6', 'solo-ffffffff-2'],
+    ['ffffffff-7', 'solo-ffffffff-3'],
   ]);
 
   const tokens = new Tokens(db);
