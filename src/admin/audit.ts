@@ -1,5 +1,5 @@
 /**
- * The audit of admin actions: who (the admin token's name, or `cli`), what, to which thing, when,
+ * The audit of admin actions: who (the admin token's name and id, or `cli`), what, to which thing, when,
  * with the action's parameters, never a secret. Written in the action's own transaction where
  * there is one, so an action is never done without its record.
  */
@@ -9,10 +9,20 @@ import type { Database } from '../store/tables.js';
 import { recordId } from '../accounts/record-id.js';
 import { decodeCursor, iso, pageOf, type Page } from './values.js';
 
+/** Who acts: an admin token (its name, and its id, since names are reused), or the command line. */
+export interface Actor {
+  name: string;
+  id: string | null;
+}
+
+/** The command line's actions: run by whoever may open the database. */
+export const CLI: Actor = { name: 'cli', id: null };
+
 export interface AuditEntry {
   id: string;
   at: string | null;
   actor: string;
+  actor_id: string | null;
   action: string;
   target: string | null;
   detail: unknown;
@@ -20,7 +30,7 @@ export interface AuditEntry {
 
 export async function audit(
   db: Kysely<Database>,
-  actor: string,
+  actor: Actor,
   action: string,
   target: string | null,
   detail: Record<string, unknown> = {},
@@ -30,7 +40,8 @@ export async function audit(
     .insertInto('audit')
     .values({
       id: recordId(now),
-      actor,
+      actor: actor.name,
+      actor_id: actor.id,
       action,
       target,
       detail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
@@ -55,6 +66,7 @@ export async function auditLog(db: Db, query: { before?: string; limit: number }
       id: row.id,
       at: iso(row.created_at),
       actor: row.actor,
+      actor_id: row.actor_id ?? null,
       action: row.action,
       target: row.target,
       detail: row.detail === null ? {} : (JSON.parse(row.detail) as unknown),

@@ -10,7 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/tables.js';
 import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
 import { OPERATIONS } from '../contract/table.js';
-import { audit } from './audit.js';
+import { audit, type Actor } from './audit.js';
 import { add, BUCKET_SQL, percentile, type Histogram } from './latency-histogram.js';
 import { iso, notFound } from './values.js';
 import type { Config } from '../config/index.js';
@@ -151,16 +151,16 @@ export class ChannelAdmin {
     } else await saveState(this.db, id, set, now);
   }
 
-  async disable(id: string, actor: string): Promise<ChannelRow> {
+  async disable(id: string, actor: Actor): Promise<ChannelRow> {
     this.entry(id);
     const before = (await this.get(id)).state;
-    await this.save(id, { disabled_at: Date.now(), disabled_by: actor }, (trx) =>
+    await this.save(id, { disabled_at: Date.now(), disabled_by: actor.name }, (trx) =>
       audit(trx, actor, 'channel.disable', id),
     );
-    return this.switched(id, before, `disabled by ${actor}`);
+    return this.switched(id, before, `disabled by ${actor.name}`);
   }
 
-  async enable(id: string, actor: string): Promise<ChannelRow> {
+  async enable(id: string, actor: Actor): Promise<ChannelRow> {
     this.entry(id);
     const before = (await this.get(id)).state;
     // The operator vouches for the channel: health's own disable ends with theirs.
@@ -169,7 +169,7 @@ export class ChannelAdmin {
       { disabled_at: null, disabled_by: null, auto_disabled_at: null, auto_reason: null },
       (trx) => audit(trx, actor, 'channel.enable', id),
     );
-    return this.switched(id, before, `enabled by ${actor}`);
+    return this.switched(id, before, `enabled by ${actor.name}`);
   }
 
   /** After an operator's switch: every node told, and the operator's alert when the state moved. */
@@ -181,7 +181,7 @@ export class ChannelAdmin {
     return row;
   }
 
-  async probe(id: string, actor: string): Promise<ChannelRow> {
+  async probe(id: string, actor: Actor): Promise<ChannelRow> {
     const entry = this.entry(id);
     // The server's probe also moves the channel's state (channel-health.ts); the command line's
     // only records what it found.

@@ -201,6 +201,7 @@ export const EXAMPLES = {
         id: '0mi2x9k4s0000a1b2c3d4e5f6',
         at: '2026-11-26T09:00:00.000Z',
         actor: 'ops',
+        actor_id: '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
         action: 'token.credits',
         target: 'acme',
         detail: { id: token.id, delta: 500, note: 'invoice 42' },

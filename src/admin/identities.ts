@@ -5,7 +5,7 @@
  */
 import type { IdentityRegistry } from '../providers/identity/registry.js';
 import { ServiceError } from '../errors.js';
-import { audit } from './audit.js';
+import { audit, type Actor } from './audit.js';
 import type { Db } from '../store/database.js';
 import { iso, notFound } from './values.js';
 
@@ -56,7 +56,7 @@ export class IdentityAdmin {
 
   async enroll(
     spec: { name: string; id_number: string; portrait?: Buffer },
-    actor: string,
+    actor: Actor,
   ): Promise<IdentityRow> {
     if (!(await this.registry.enroll(spec)))
       throw new ServiceError('conflict', 'id_number: an identity with this number is already enrolled', {
@@ -70,7 +70,7 @@ export class IdentityAdmin {
   async update(
     id: string,
     change: { name?: string; portrait?: Buffer | null },
-    actor: string,
+    actor: Actor,
   ): Promise<IdentityRow> {
     const number = await this.registry.numberOf(id);
     if (number === undefined || !(await this.registry.update(number, change)))
@@ -82,7 +82,7 @@ export class IdentityAdmin {
     return this.row(id);
   }
 
-  async remove(id: string, actor: string): Promise<{ id: string; removed: true }> {
+  async remove(id: string, actor: Actor): Promise<{ id: string; removed: true }> {
     const number = await this.registry.numberOf(id);
     if (number === undefined || !(await this.registry.remove(number))) throw notFound(`identity ${id}`);
     await audit(this.db, actor, 'identity.remove', id);

@@ -4,6 +4,7 @@
  * `admin`) is written. Every route takes an admin token; a client token is refused 403
  * `forbidden`. Bad input is a 400 naming each field, as on the operations.
  */
+import type { Actor } from './audit.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import { checkSchema } from '../contract/validate.js';
@@ -36,7 +37,7 @@ type Strings = Record<string, string | undefined>;
 
 interface Context {
   admin: Admin;
-  actor: string;
+  actor: Actor;
   params: Strings;
   query: Strings;
   body: Record<string, unknown>;
@@ -366,7 +367,7 @@ export function registerAdmin(app: FastifyInstance, tokens: Tokens, admin: Admin
         check(route.body, body, '');
         return route.handle({
           admin,
-          actor: token.name,
+          actor: { name: token.name, id: token.id },
           params: request.params as Strings,
           query,
           body: body as Record<string, unknown>,

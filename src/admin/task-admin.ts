@@ -12,7 +12,7 @@ import { finalEnvelope } from '../tasks/shapes.js';
 import { redactUrl } from '../tasks/redact.js';
 import { isTerminal, type TaskState } from '../tasks/states.js';
 import type { Queue } from '../tasks/queue.js';
-import { audit } from './audit.js';
+import { audit, type Actor } from './audit.js';
 import { priceKeyOf } from './request-log.js';
 import { decodeCursor, iso, notFound, pageOf, type Page } from './values.js';
 
@@ -137,7 +137,7 @@ export class TaskAdmin {
   }
 
   /** Queues the task's final envelope for its callback URL again, as a new delivery. */
-  async redeliver(id: string, actor: string): Promise<TaskAdminRow> {
+  async redeliver(id: string, actor: Actor): Promise<TaskAdminRow> {
     const task = await this.task(id);
     if (!task.callback_url) throw new ServiceError('conflict', `the task ${id} asked for no callback`);
     if (!isTerminal(task.state))
@@ -158,7 +158,7 @@ export class TaskAdmin {
     return this.get(id);
   }
 
-  async cancel(id: string, actor: string): Promise<TaskAdminRow> {
+  async cancel(id: string, actor: Actor): Promise<TaskAdminRow> {
     const controls = this.controls;
     if (!controls) throw new ServiceError('conflict', 'tasks are cancelled through a running server');
     const task = await this.task(id);
@@ -167,7 +167,7 @@ export class TaskAdmin {
     const finished = await controls.store.finish(
       id,
       'failed',
-      { error: { code: 'cancelled', message: `cancelled by ${actor}` } },
+      { error: { code: 'cancelled', message: `cancelled by ${actor.name}` } },
       (trx) => audit(trx, actor, 'task.cancel', id),
     );
     if (!finished) throw new ServiceError('conflict', `the task ${id} ended before it could be cancelled`);

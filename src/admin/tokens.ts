@@ -10,7 +10,7 @@ import { OPERATIONS } from '../contract/table.js';
 import { ServiceError } from '../errors.js';
 import type { Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';
 import { changeBalance, entryOf } from '../accounts/ledger.js';
-import { audit } from './audit.js';
+import { audit, type Actor } from './audit.js';
 import { spentAndLastUse } from './usage-report.js';
 import { decodeCursor, iso, invalid, isoTimeMs, notFound, pageOf, type Page } from './values.js';
 
@@ -155,7 +155,7 @@ export class TokenAdmin {
 
   async create(
     spec: NewTokenSpec,
-    actor: string,
+    actor: Actor,
   ): Promise<TokenRecord & { token: string; webhook_secret: string }> {
     const created = await this.tokens.create(
       {
@@ -179,7 +179,7 @@ export class TokenAdmin {
     return { ...(record as TokenRecord), token: created.secret, webhook_secret: created.token.webhookSecret };
   }
 
-  async update(nameOrId: string, patch: TokenPatch, actor: string): Promise<TokenRecord> {
+  async update(nameOrId: string, patch: TokenPatch, actor: Actor): Promise<TokenRecord> {
     const token = await this.live(nameOrId);
     const changes: TokenChanges = {};
     if (patch.operations !== undefined)
@@ -198,7 +198,7 @@ export class TokenAdmin {
     return this.get(token.id);
   }
 
-  async revoke(nameOrId: string, actor: string): Promise<TokenRecord> {
+  async revoke(nameOrId: string, actor: Actor): Promise<TokenRecord> {
     const token = await this.live(nameOrId);
     await this.tokens.revoke(token.id, (trx) =>
       audit(trx, actor, 'token.revoke', token.name, { id: token.id }),
@@ -208,7 +208,7 @@ export class TokenAdmin {
 
   async rotateSecret(
     nameOrId: string,
-    actor: string,
+    actor: Actor,
   ): Promise<{ id: string; name: string; webhook_secret: string }> {
     const token = await this.live(nameOrId);
     const secret = await this.tokens.rotateWebhookSecret(token.id, (trx) =>
@@ -218,7 +218,7 @@ export class TokenAdmin {
     return { id: token.id, name: token.name, webhook_secret: secret };
   }
 
-  async regenerate(nameOrId: string, actor: string): Promise<{ id: string; name: string; token: string }> {
+  async regenerate(nameOrId: string, actor: Actor): Promise<{ id: string; name: string; token: string }> {
     const token = await this.live(nameOrId);
     const secret = await this.tokens.regenerate(token.id, (trx) =>
       audit(trx, actor, 'token.regenerate', token.name, { id: token.id }),
@@ -235,7 +235,7 @@ export class TokenAdmin {
     nameOrId: string,
     delta: number,
     note: string | undefined,
-    actor: string,
+    actor: Actor,
   ): Promise<{ id: string; name: string; balance: number; delta: number }> {
     const token = await this.live(nameOrId);
     if (token.credits === null) {
@@ -247,7 +247,7 @@ export class TokenAdmin {
         kind: delta > 0 ? 'topup' : 'adjustment',
         delta,
         note: note ?? null,
-        actor,
+        actor: actor.name,
       });
       if (after !== undefined)
         await audit(trx, actor, 'token.credits', token.name, { id: token.id, delta, note });
@@ -283,7 +283,7 @@ async function setUnlimited(
   trx: Kysely<Database>,
   token: Token,
   unlimited: boolean,
-  actor: string,
+  actor: Actor,
 ): Promise<void> {
   const row = await trx.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst();
   const balance = row?.credits === null || row?.credits === undefined ? null : Number(row.credits);
@@ -295,7 +295,7 @@ async function setUnlimited(
         kind: 'adjustment',
         delta: -balance,
         note: 'made unlimited',
-        actor,
+        actor: actor.name,
       } as const;
       await trx.insertInto('ledger').values(entryOf(change, 0)).execute();
     }

@@ -9,6 +9,7 @@ import { openDatabase } from '../store/database.js';
 import { Tokens } from '../accounts/tokens.js';
 import { ChannelBoard, channelEntries } from '../providers/channel-board.js';
 import { Admin } from '../admin/index.js';
+import { CLI } from '../admin/audit.js';
 import { reloadStates } from '../admin/channels.js';
 import { checkLocalEngine } from '../admin/local-probes.js';
 import { GROUPS, type Group } from '../admin/usage-report.js';
@@ -16,8 +17,6 @@ import type { StatusFilter } from '../admin/request-log.js';
 import { timeOf } from '../admin/values.js';
 import { ServiceError } from '../errors.js';
 import { table } from './table.js';
-
-const ACTOR = 'cli';
 
 async function withAdmin<T>(configFile: string | undefined, work: (admin: Admin) => Promise<T>): Promise<T> {
   const config = loadConfig({ file: configFile });
@@ -125,7 +124,7 @@ export function tokenAdminCommands(token: Command, configOption: () => Option): 
       };
       if (Object.keys(patch).length === 0)
         throw new Error('token update: give at least one change (see --help)');
-      const record = await withAdmin(flags.config, (admin) => admin.tokens.update(nameOrId, patch, ACTOR));
+      const record = await withAdmin(flags.config, (admin) => admin.tokens.update(nameOrId, patch, CLI));
       print(flags.json, record, () => table([record as unknown as Record<string, unknown>], TOKEN_COLUMNS));
     });
 
@@ -142,7 +141,7 @@ export function tokenAdminCommands(token: Command, configOption: () => Option): 
       if (!/^[+-]?\d+$/.test(deltaText) || delta === 0)
         throw new Error(`<delta>: ${deltaText} is not a signed whole number other than 0`);
       const result = await withAdmin(flags.config, (admin) =>
-        admin.tokens.credit(nameOrId, delta, flags.note, ACTOR),
+        admin.tokens.credit(nameOrId, delta, flags.note, CLI),
       );
       print(
         flags.json,
@@ -248,7 +247,7 @@ export function adminCommands(configOption: () => Option): Command[] {
       const rows = await withAdmin(flags.config, async (admin) =>
         action === 'list'
           ? admin.channels.list()
-          : [await admin.channels[action as 'probe' | 'disable' | 'enable'](id as string, ACTOR)],
+          : [await admin.channels[action as 'probe' | 'disable' | 'enable'](id as string, CLI)],
       );
       print(flags.json, action === 'list' ? { rows } : rows[0], () =>
         table(

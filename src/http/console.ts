@@ -142,7 +142,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
       throw new ServiceError('forbidden', 'this is a client token; the console takes an admin token');
     }
     const { id, until } = await sessions.open(hashOf(secret));
-    await audit(db, token.name, 'console.sign_in', null, { address: request.ip });
+    await audit(db, { name: token.name, id: token.id }, 'console.sign_in', null, { address: request.ip });
     reply.header('set-cookie', cookie(id, SESSION_MS / 1000, secure(request)));
     return { name: token.name, expires_at: new Date(until).toISOString() };
   });
@@ -177,7 +177,9 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
       await sessions.close(id);
       if (tokenHash !== undefined) {
         const token = await tokens.authenticateHash(tokenHash).catch(() => undefined);
-        await audit(db, token?.name ?? 'unknown', 'console.sign_out', null, { address: request.ip });
+        await audit(db, { name: token?.name ?? 'unknown', id: token?.id ?? null }, 'console.sign_out', null, {
+          address: request.ip,
+        });
       }
     }
     reply.header('set-cookie', cookie('', 0, secure(request)));

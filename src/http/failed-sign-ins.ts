@@ -93,7 +93,7 @@ export function registerFailedSignIns(
     if (reply.statusCode !== 401 || !carriesCredential(request)) return done();
     failures.failed(request.ip);
     if (request.url.startsWith(`${ADMIN_BASE}/`)) {
-      audit(db, 'unknown', 'admin.auth_failed', null, {
+      audit(db, { name: 'unknown', id: null }, 'admin.auth_failed', null, {
         address: request.ip,
         path: request.url.split('?')[0],
         reason: request.answeredCode,

@@ -134,7 +134,7 @@ function firstOf(
 /** Cancels the task as an operator would; one that ended first stays as it ended. */
 async function cancel(services: Services, token: Token, taskId: string): Promise<void> {
   try {
-    await services.admin.tasks.cancel(taskId, `${token.name} (MCP client)`);
+    await services.admin.tasks.cancel(taskId, { name: `${token.name} (MCP client)`, id: token.id });
   } catch (error) {
     if ((error as { code?: string }).code !== 'conflict') throw error;
   }

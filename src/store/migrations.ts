@@ -455,6 +455,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('holds_time').on('holds').column('created_at').execute();
     },
   },
+  // The audit names its actor by token id as well as name: names are reused after a revocation.
+  '0017_audit_actor_id': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('audit').addColumn('actor_id', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('audit').dropColumn('actor_id').execute();
+    },
+  },
 };
 
 function onSqlite(db: Kysely<unknown>): boolean {

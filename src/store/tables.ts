@@ -71,6 +71,8 @@ export interface AuditTable {
   id: string;
   /** The admin token's name, or `cli` for the command line. */
   actor: string;
+  /** The admin token's id; null for the command line, an unknown caller and older rows. */
+  actor_id?: string | null;
   action: string;
   target: string | null;
   /** JSON: the action's parameters, never a secret. */

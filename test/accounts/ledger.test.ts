@@ -248,7 +248,7 @@ describe('SQLite: requests admitted in memory', () => {
     // What the first did not use is free again.
     const next = await credits.reserve(payer.token, 8, 'next');
     // A top-up counts at once, though the balance was read a moment ago.
-    await server.services.admin.tokens.credit(payer.token.id, 5, 'top-up', 'test');
+    await server.services.admin.tokens.credit(payer.token.id, 5, 'top-up', { name: 'test', id: null });
     const more = await credits.reserve(payer.token, 5, 'more');
     await Promise.all([next.refund(), more.refund()]);
     const entries = await payer.entries();
@@ -265,7 +265,7 @@ describe('SQLite: requests admitted in memory', () => {
     const credits = server.services.credits;
     const admitted = await credits.reserve(payer.token, 6, `raced-${Math.random()}`);
     // An administrator's deduction does not see what this process admitted.
-    await server.services.admin.tokens.credit(payer.token.id, -7, 'raced', 'test');
+    await server.services.admin.tokens.credit(payer.token.id, -7, 'raced', { name: 'test', id: null });
     await expect(admitted.settle(6)).rejects.toMatchObject({ code: 'used_up' });
     await admitted.refund();
     expect(await payer.balance()).toBe(3);
@@ -275,7 +275,7 @@ describe('SQLite: requests admitted in memory', () => {
     await after.refund();
     // A stream is held before its first byte: refused the same way when the balance went.
     const streamed = await credits.reserve(payer.token, 3, 'streamed');
-    await server.services.admin.tokens.credit(payer.token.id, -1, 'raced', 'test');
+    await server.services.admin.tokens.credit(payer.token.id, -1, 'raced', { name: 'test', id: null });
     await expect(streamed.secure()).rejects.toMatchObject({ code: 'used_up' });
     await streamed.refund();
     expect(await payer.balance()).toBe(2);

@@ -197,7 +197,7 @@ describe('a streamed chat answer', () => {
     // A request of this token in flight: the process's count of the balance was read just now.
     const keeper = await server.services.credits.reserve(token, 10, `keeper-${Math.random()}`);
     // Spent elsewhere meanwhile, unseen by that count: the stream is admitted, its hold refused.
-    await server.services.admin.tokens.credit(token.id, -95, 'spent elsewhere', 'test');
+    await server.services.admin.tokens.credit(token.id, -95, 'spent elsewhere', { name: 'test', id: null });
     let reached = false;
     behaviour = (res) => {
       reached = true;

@@ -24,14 +24,14 @@ afterAll(() => server?.close());
 const search = (token: string, address: string) =>
   server.post('/serp/web', { query: 'q' }, token, { 'x-forwarded-for': address });
 
-async function auditRows(): Promise<{ actor: string; action: string; detail: Record<string, unknown> }[]> {
+type AuditRow = { actor: string; actor_id: string | null; action: string; detail: Record<string, unknown> };
+
+async function auditRows(): Promise<AuditRow[]> {
   const answer = await fetch(`${server.url}${BASE}/audit?limit=100`, {
     headers: { authorization: `Bearer ${admin}`, 'x-forwarded-for': '198.51.100.1' },
   });
   expect(answer.status).toBe(200);
-  return (
-    (await answer.json()) as { rows: { actor: string; action: string; detail: Record<string, unknown> }[] }
-  ).rows;
+  return ((await answer.json()) as { rows: AuditRow[] }).rows;
 }
 
 it('refuses an address that keeps failing, before looking its tokens up, and no other', async () => {
@@ -51,7 +51,7 @@ it('refuses an address that keeps failing, before looking its tokens up, and no 
   expect(health.status).toBe(200);
 });
 
-it('audits failed admin authentication, console sign-in and sign-out with the address, never the secret', async () => {
+it('audits failed admin authentication, console sign-in and sign-out with the address and the token id, never the secret', async () => {
   const wrong = 'sy_not-a-real-admin-token';
   const failed = await fetch(`${server.url}${BASE}/tokens`, {
     headers: { authorization: `Bearer ${wrong}`, 'x-forwarded-for': '192.0.2.10' },
@@ -86,7 +86,38 @@ it('audits failed admin authentication, console sign-in and sign-out with the ad
       }),
     ]),
   );
+  const ops = await server.services.tokens.list();
+  const opsId = ops.find((t) => t.name === 'ops')?.id;
+  expect(rows.find((r) => r.action === 'console.sign_in')).toMatchObject({ actor_id: opsId });
+  expect(rows.find((r) => r.action === 'admin.auth_failed')).toMatchObject({ actor_id: null });
   const text = JSON.stringify(rows);
   expect(text).not.toContain(wrong);
   expect(text).not.toContain(admin);
+});
+
+it('names an action’s actor by token id, which tells apart two admin tokens of one name', async () => {
+  const first = await server.token({ name: 'night', role: 'admin' });
+  const patch = (token: string, rate: number) =>
+    fetch(`${server.url}${BASE}/tokens/acme`, {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': '192.0.2.20',
+      },
+      body: JSON.stringify({ rate_per_second: rate }),
+    });
+  expect((await patch(first, 11)).status).toBe(200);
+  const firstId = (await server.services.tokens.list()).find(
+    (t) => t.name === 'night' && t.revokedAt === null,
+  )?.id;
+  await server.services.tokens.revoke('night');
+  const second = await server.token({ name: 'night', role: 'admin' });
+  expect((await patch(second, 12)).status).toBe(200);
+  const secondId = (await server.services.tokens.list()).find(
+    (t) => t.name === 'night' && t.revokedAt === null,
+  )?.id;
+  expect(secondId).not.toBe(firstId);
+  const updates = (await auditRows()).filter((r) => r.action === 'token.update' && r.actor === 'night');
+  expect(updates.map((r) => r.actor_id)).toEqual([secondId, firstId]);
 });
