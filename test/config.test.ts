@@ -113,16 +113,35 @@ describe('configuration', () => {
 
   it('refuses a credit hold shorter than the longest synchronous wait, naming both settings', () => {
     expect(() => loadConfig({ env: {}, overrides: { 'limits.hold_seconds': 600 } })).toThrow(
-      'limits.hold_seconds: must be longer than the longest synchronous wait (limits.sync_wait_seconds = 600)',
-    );
-    const slowChannel = file(
-      'limits: { hold_seconds: 900 }\n' +
-        'channels:\n  - { name: a, capability: chat, type: openai-compatible, base_url: http://x, timeout_seconds: 1200 }\n',
-    );
-    expect(() => loadConfig({ file: slowChannel, env: {} })).toThrow(
-      /limits\.hold_seconds: .*\(channels\[0\]\.timeout_seconds = 1200\)/,
+      'limits.hold_seconds: 600 must be longer than the longest synchronous wait, 600 s (limits.sync_wait_seconds)',
     );
     expect(loadConfig({ env: {}, overrides: { 'limits.hold_seconds': 601 } }).limits.hold_seconds).toBe(601);
+  });
+
+  const withChannels = (hold: number, ...channels: string[]) =>
+    file(`limits: { hold_seconds: ${hold} }\nchannels:\n${channels.map((c) => `  - ${c}\n`).join('')}`);
+  const chat = (name: string, timeout: number) =>
+    `{ name: ${name}, capability: chat, type: openai-compatible, base_url: http://x, timeout_seconds: ${timeout} }`;
+
+  it('counts every try of a synchronous call through its channels: retries, backoff and fallbacks', () => {
+    // One try of 300 s fits a 900 s hold; three (routing.retries: 2) and their pauses do not.
+    expect(() => loadConfig({ file: withChannels(900, chat('a', 300)), env: {} })).toThrow(
+      'limits.hold_seconds: 900 must be longer than the longest synchronous wait, 900.6 s (chat through ' +
+        'channels[0].timeout_seconds, each tried routing.retries + 1 = 3 times, routing.backoff_ms between tries)',
+    );
+    // A call that fails over goes on to the next channel of its family.
+    const two = withChannels(1201, chat('a', 200), chat('b', 200));
+    expect(() => loadConfig({ file: two, env: {} })).toThrow(
+      /wait, 1201\.2 s \(chat through channels\[0\]\.timeout_seconds \+ channels\[1\]\.timeout_seconds,/,
+    );
+    expect(
+      loadConfig({ file: withChannels(1202, chat('a', 200), chat('b', 200)), env: {} }).channels,
+    ).toHaveLength(2);
+  });
+
+  it('leaves out the channels of families answered only as tasks, which hold no credits', () => {
+    const video = '{ name: v, capability: clip, type: kling, api_key: k, timeout_seconds: 3600 }';
+    expect(loadConfig({ file: withChannels(3600, video), env: {} }).channels[0]?.timeout_seconds).toBe(3600);
   });
 
   it('names a missing or broken file', () => {

@@ -11,6 +11,7 @@ import { checkSchema } from '../contract/validate.js';
 import { isRecord } from '../contract/rules.js';
 import { CHANNEL_TYPES, ConfigSchema, type ConfigInput, type Price } from './schema.js';
 import { DEFAULT_PRICES } from './prices.js';
+import { longestWait } from './longest-wait.js';
 
 export { chargeFor, priceOf } from './prices.js';
 
@@ -89,23 +90,11 @@ function crossChecks(input: ConfigInput): string[] {
   const wait = longestWait(input);
   if (input.limits.hold_seconds <= wait.seconds)
     problems.push(
-      `limits.hold_seconds: must be longer than the longest synchronous wait (${wait.key} = ${wait.seconds}): ` +
+      `limits.hold_seconds: ${input.limits.hold_seconds} must be longer than the longest synchronous wait, ` +
+        `${wait.seconds} s (${wait.key}): ` +
         'a hold that runs out while its request still waits is given back, and the request ends free',
     );
   return problems;
-}
-
-/** The longest a request may wait for its answer, by the settings that bound it. */
-function longestWait(input: ConfigInput): { key: string; seconds: number } {
-  const waits = [
-    { key: 'limits.sync_wait_seconds', seconds: input.limits.sync_wait_seconds },
-    { key: 'limits.mcp_wait_seconds', seconds: input.limits.mcp_wait_seconds },
-    ...input.channels.map((channel, i) => ({
-      key: `channels[${i}].timeout_seconds`,
-      seconds: channel.timeout_seconds,
-    })),
-  ];
-  return waits.reduce((longest, wait) => (wait.seconds > longest.seconds ? wait : longest));
 }
 
 export interface LoadOptions {

@@ -123,7 +123,7 @@ export const ConfigSchema = Closed({
         minimum: 1,
         default: 3600,
         description:
-          "how long the credits a synchronous request holds stay held without an answer (its process died) before they are given back; longer than any request runs: the configuration is refused unless it exceeds `limits.sync_wait_seconds`, `limits.mcp_wait_seconds` and each channel's `timeout_seconds`",
+          "how long the credits a synchronous request holds stay held without an answer (its process died) before they are given back; longer than any request runs: the configuration is refused unless it exceeds `limits.sync_wait_seconds`, `limits.mcp_wait_seconds` and the longest call through the channels of a family answered synchronously (chat, serp, tune, identity): every channel's `timeout_seconds` times `routing.retries` + 1, with the `routing.backoff_ms` pauses",
       }),
     },
     { default: {}, description: 'what one request may ask of the server' },
