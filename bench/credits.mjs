@@ -30,12 +30,11 @@ if (values.child) {
   // One tree, one run: prints its CPU µs per request.
   const tree = resolve(values.child);
   const { openDatabase } = await import(join(tree, 'dist/store/database.js'));
-  const { migrate } = await import(join(tree, 'dist/store/migrations.js'));
   const { Credits } = await import(join(tree, 'dist/accounts/credits.js'));
   const { Tokens } = await import(join(tree, 'dist/accounts/tokens.js'));
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-credits-'));
+  // openDatabase brings the schema up to date.
   const db = await openDatabase(`sqlite:${join(dir, 'credits.db')}`);
-  await migrate(db);
   const { token } = await new Tokens(db).create({ name: 'bench', credits: 1e12 });
   const credits = new Credits(db);
   let trace = 0;

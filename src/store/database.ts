@@ -9,7 +9,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
-import { migrate } from './migrations.js';
+import { migrate } from './migrations/index.js';
 import type { Database } from './tables.js';
 
 export type Db = Kysely<Database>;

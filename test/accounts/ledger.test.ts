@@ -14,7 +14,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Agent, request } from 'undici';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrate } from '../../src/store/migrations.js';
+import { migrate } from '../../src/store/migrations/index.js';
 import type { Database } from '../../src/store/tables.js';
 import { BACKENDS, poolOn, provisionShared } from '../support/backends.js';
 import { pollTask } from '../support/poll.js';

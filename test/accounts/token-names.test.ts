@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../../src/store/migrations.js';
+import { migrate } from '../../src/store/migrations/index.js';
 import type { Database } from '../../src/store/tables.js';
 import { Tokens } from '../../src/accounts/tokens.js';
 import { poolOn, provisionShared } from '../support/backends.js';

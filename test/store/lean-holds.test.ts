@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../../src/store/migrations.js';
+import { migrate } from '../../src/store/migrations/index.js';
 import type { Database } from '../../src/store/tables.js';
 import { poolOn, provisionShared } from '../support/backends.js';
 
