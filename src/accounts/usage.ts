@@ -40,18 +40,26 @@ export interface UsageRecord {
 const BATCH = 500;
 
 /**
- * The longest model name a usage row keeps, in characters. A client may send any string as its
- * model, refused or not (bodies go up to 10 MiB), and the name is part of the daily rollup's key,
- * whose index PostgreSQL caps at 2,704 bytes: every model this service or its channels name is
- * far shorter.
+ * The longest name (model, action) a usage row keeps, in characters. A client may send any string
+ * as either, refused or not (bodies go up to 10 MiB): the model is part of the daily rollup's key,
+ * whose index PostgreSQL caps at 2,704 bytes, and up to 500 rows go in one statement, which rows
+ * of megabytes would take past the 1 GB PostgreSQL takes in one message. Every model or action
+ * the contract names is far shorter, and so kept as sent; channels route by patterns (`*`), so
+ * what they serve bounds nothing.
  */
 export const MODEL_CHARS = 64;
 
-/** The model as a usage row keeps it: control characters made spaces, cut to `MODEL_CHARS`. */
-export function recordedModel(model: string | null): string | null {
-  if (model === null) return null;
-  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  const clean = model.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+/**
+ * A name as a usage row keeps it: printable, on one line and at most `MODEL_CHARS` long. Runs of
+ * control and format characters (bidirectional overrides among them), broken surrogates and
+ * white space become one space, so that a report shows what it holds; a longer name is cut, with
+ * `…` saying so.
+ */
+export function recordedName(name: string | null): string | null {
+  if (name === null) return null;
+  const clean = name.replace(/[\p{Cc}\p{Cf}\p{Cs}\s]+/gu, ' ').trim();
+  // Counted in code points, as the databases' substr counts when the rollup cuts again.
+  if (clean.length <= MODEL_CHARS) return clean;
   const chars = [...clean];
   return chars.length <= MODEL_CHARS ? clean : `${chars.slice(0, MODEL_CHARS - 1).join('')}…`;
 }
@@ -100,8 +108,8 @@ function rowOf(entry: UsageRecord, now: number): Insertable<UsageTable> {
     id: recordId(now),
     token_id: entry.tokenId,
     operation: entry.operation,
-    model: recordedModel(entry.model),
-    action: entry.action,
+    model: recordedName(entry.model),
+    action: recordedName(entry.action),
     credits: entry.credits,
     status: entry.status,
     latency_ms: entry.latencyMs,

@@ -1,10 +1,12 @@
 /**
- * What a client chooses as its model cannot harm the usage reports: a 10 KB model name (here on a
- * request refused 400) is kept cut to 64 characters, so that the daily rollup, whose key holds the
- * model, goes on rolling up on PostgreSQL (whose index rows hold at most 2,704 bytes); rows written
- * before names were bounded are cut again by the rollup; and a model that a spreadsheet would run
- * as a formula is made inert in the CSV export.
+ * What a client chooses as its model (or action) cannot harm the usage reports: a name is kept
+ * printable, on one line and cut to 64 characters, so that a 10 KB model name (here on a request
+ * refused 400) no longer stops the daily rollup on PostgreSQL, whose key holds the model and
+ * whose index rows hold at most 2,704 bytes; rows written before names were bounded are cut again
+ * by the rollup; reports read the same before and after it; and a model that a spreadsheet would
+ * run as a formula is made inert in the CSV export.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -23,32 +25,64 @@ describe.each(BACKENDS)('%s', (backend) => {
   });
   afterAll(() => server?.close());
 
-  const report = async (query: string) => {
-    const answer = await fetch(`${server.url}/admin/api/v1/usage?${query}`, {
+  const read = async (path: string) => {
+    const answer = await fetch(`${server.url}/admin/api/v1/${path}`, {
       headers: { authorization: `Bearer ${admin}` },
     });
     expect(answer.status).toBe(200);
     return answer;
   };
+  const byModel = async () =>
+    ((await (await read('usage?token=client&group_by=model')).json()) as { rows: { model: string | null }[] })
+      .rows;
 
   it('makes a model that a spreadsheet would run inert in the CSV export, and leaves figures as numbers', async () => {
-    for (const model of ['=HYPERLINK("http://evil.example/","x")', '+1+1', '@SUM(A1)', '-2+3'])
+    const models = ['=HYPERLINK("http://evil.example/","x")', '+1+1', '@SUM(A1)', '-2+3', '\t=1+2'];
+    for (const model of models)
       expect((await server.post('/serp/web', { query: 'q', model }, client)).status).toBe(400);
-    const csv = await (await report('token=client&group_by=model&format=csv')).text();
+    const csv = await (await read('usage?token=client&group_by=model&format=csv')).text();
     const cells = csv.split('\r\n').map((line) => line.split(',')[0]);
     expect(cells).toEqual(
-      expect.arrayContaining([`"'=HYPERLINK(""http://evil.example/""`, `"'+1+1"`, `"'@SUM(A1)"`, `"'-2+3"`]),
+      expect.arrayContaining([
+        `"'=HYPERLINK(""http://evil.example/""`,
+        `"'+1+1"`,
+        `"'@SUM(A1)"`,
+        `"'-2+3"`,
+        `"'=1+2"`,
+      ]),
     );
-    for (const line of csv.trim().split('\r\n').slice(1)) expect(line).not.toMatch(/(^|,)[=+\-@]/);
+    for (const line of csv.trim().split('\r\n').slice(1)) expect(line).not.toMatch(/(^|,)[=+\-@\t]/);
     expect(csv).toMatch(/,1,0,1,0,/);
   });
 
+  it('keeps the names a client sends printable, on one line and short', async () => {
+    const refused = await server.post(
+      '/tune/audios',
+      { model: 'a\u202eb\r\nc\u0000\u200bd\ud800e', action: `x${'\u0001'.repeat(3)}${'y'.repeat(5000)}` },
+      client,
+    );
+    expect(refused.status).toBe(400);
+    const traceId = refused.headers.get('x-trace-id');
+    const log = (await (await read('requests?token=client')).json()) as {
+      rows: { trace_id: string; model: string }[];
+    };
+    expect(log.rows.find((r) => r.trace_id === traceId)?.model).toBe('a b c d e');
+    const row = await server.services.db
+      .selectFrom('usage')
+      .select('action')
+      .where('trace_id', '=', traceId as string)
+      .executeTakeFirstOrThrow();
+    expect(row.action).toBe(`x ${'y'.repeat(MODEL_CHARS - 3)}…`);
+  });
+
   it('rolls up usage whatever model a client sent, the ones written before names were bounded too', async () => {
-    const huge = `m${'x'.repeat(10 * 1024)}`;
+    // Random, so that PostgreSQL cannot compress the index row under its limit.
+    const huge = `m${randomBytes(5120).toString('hex')}`;
+    const cut = `${huge.slice(0, MODEL_CHARS - 1)}…`;
     const refused = await server.post('/serp/web', { query: 'q', model: huge }, client);
     expect(refused.status).toBe(400);
-    const row = (await (await report('token=client&group_by=model')).json()) as { rows: { model: string }[] };
-    expect(row.rows.map((r) => r.model)).toContain(`m${'x'.repeat(MODEL_CHARS - 2)}…`);
+    const before = await byModel();
+    expect(before.find((r) => r.model === cut)).toMatchObject({ requests: 1, failed: 1 });
 
     // A row as an older version wrote it, with the whole name.
     const db = server.services.db;
@@ -68,12 +102,15 @@ describe.each(BACKENDS)('%s', (backend) => {
         created_at: old,
       })
       .execute();
+    // Dated ahead, so that every row so far is rolled up: the reports then read the daily rows.
     const days = await rollUp(db, 2, Date.now() + 120_000);
     expect(days).toBeGreaterThan(0);
     const rolled = await db.selectFrom('usage_daily').select(['token_id', 'model']).execute();
     expect(rolled.find((r) => r.token_id === 'legacy')?.model).toBe(huge.slice(0, MODEL_CHARS));
-    // And the next rollup goes on from there. (The rollups are dated ahead: nothing is written
-    // after them in this file, whose reports would no longer count raw rows before them.)
+    expect(rolled.map((r) => r.model)).toContain(cut);
+    expect(await byModel()).toEqual(before);
+    // And the next rollup goes on from there. (Nothing is written after the rollups in this
+    // file: its reports would no longer count raw rows from before the marker.)
     expect(await rollUp(db, 2, Date.now() + 10 * 60_000)).toBeGreaterThan(0);
   });
 });
