@@ -19,7 +19,8 @@ let song: Item;
 beforeAll(async () => {
   ({ server, token, song } = await serverWithSong({
     title: 'Glow',
-    style: 'synth pop, 110 bpm, drums, bass, piano',
+    // A quick tempo keeps the song near 13 s, still longer than every window below.
+    style: 'synth pop, 140 bpm, drums, bass, piano',
   }));
 });
 afterAll(() => server.close());
@@ -28,7 +29,13 @@ const seconds = async (item: Item) => durationOf(await probe(await download(item
 
 describe('/tune/audios editing', () => {
   it('extends from continue_at, and concat joins the whole song', async () => {
-    const extensions = await tune(server, token, { action: 'extend', audio_id: song.id, continue_at: 6 });
+    // A line of new words: without words an extension is a 30 s instrumental (uploads.test.ts).
+    const extensions = await tune(server, token, {
+      action: 'extend',
+      audio_id: song.id,
+      continue_at: 6,
+      lyric: '[Verse]\nHigher and higher we go',
+    });
     expect(extensions).toHaveLength(2);
     const extension = extensions[0]!;
     expect(Math.abs((await seconds(extension)) - extension.duration)).toBeLessThan(0.1);
@@ -133,7 +140,7 @@ describe('/tune/audios editing', () => {
       samples_end: 9,
     });
     expect(loops[0]!.title).toContain('mix loop');
-    const bar = (4 * 60) / 110;
+    const bar = (4 * 60) / 140;
     for (const loop of loops) {
       expect(loop.duration / bar).toBeCloseTo(Math.round(loop.duration / bar), 2);
       expect(loop.duration).toBeGreaterThanOrEqual(bar);
@@ -142,12 +149,14 @@ describe('/tune/audios editing', () => {
   });
 
   it('mashes two songs up to the first one’s length', async () => {
+    // A shorter song at another tempo: stretched to the first one's, and the length is the first one's.
     const [other] = await tune(server, token, {
       action: 'generate',
       custom: true,
-      style: 'slow soul, 80 bpm',
-      lyric: SHORT_LYRIC,
+      style: 'soul, 120 bpm',
+      lyric: '[Intro]\nHold the light and let it glow',
     });
+    expect(Math.abs(other!.duration - song.duration)).toBeGreaterThan(1);
     const [mashed] = await tune(server, token, { action: 'mashup', mashup_audio_ids: [song.id, other!.id] });
     expect(mashed!.duration).toBeCloseTo(song.duration, 1);
     expect(mashed!.title).toContain('×');
