@@ -8,7 +8,7 @@ import type { Db } from '../store/database.js';
 import type { Database } from '../store/tables.js';
 import { OPERATIONS } from '../contract/table.js';
 import { ServiceError } from '../errors.js';
-import type { Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';
+import type { NewToken, Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';
 import { changeBalance, entryOf } from '../accounts/ledger.js';
 import { audit, type Actor } from './audit.js';
 import { spentAndLastUse } from './usage-report.js';
@@ -157,7 +157,7 @@ export class TokenAdmin {
     spec: NewTokenSpec,
     actor: Actor,
   ): Promise<TokenRecord & { token: string; webhook_secret: string }> {
-    const created = await this.tokens.create(
+    const created = await this.issue(
       {
         name: spec.name,
         role: spec.role ?? 'client',
@@ -168,15 +168,24 @@ export class TokenAdmin {
           spec.rate_per_second === undefined ? this.defaults.ratePerSecond : spec.rate_per_second,
         maxConcurrency: spec.concurrency === undefined ? this.defaults.concurrency : spec.concurrency,
       },
-      (trx, token) =>
-        audit(trx, actor, 'token.create', token.name, {
-          id: token.id,
-          role: token.role,
-          credits: token.credits,
-        }),
+      actor,
     );
     const [record] = await this.records([created.token]);
     return { ...(record as TokenRecord), token: created.secret, webhook_secret: created.token.webhookSecret };
+  }
+
+  /**
+   * Creates a token with its audit record, in one transaction. The command line's `token create`
+   * comes here too, with its own flags already read.
+   */
+  async issue(spec: NewToken, actor: Actor): Promise<{ token: Token; secret: string }> {
+    return this.tokens.create(spec, (trx, token) =>
+      audit(trx, actor, 'token.create', token.name, {
+        id: token.id,
+        role: token.role,
+        credits: token.credits,
+      }),
+    );
   }
 
   async update(nameOrId: string, patch: TokenPatch, actor: Actor): Promise<TokenRecord> {

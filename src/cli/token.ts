@@ -1,4 +1,8 @@
-/** `switchyard token create|list|revoke|rotate-secret`: token administration on the database. */
+/**
+ * `switchyard token create|list|revoke|rotate-secret`: token administration on the database.
+ * Changes go through the admin API's own service layer, so that each is written with its audit
+ * record (actor `cli`) in one transaction, as over HTTP.
+ */
 import { Command, type Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import { openDatabase } from '../store/database.js';
@@ -6,15 +10,27 @@ import { Tokens, type Token } from '../accounts/tokens.js';
 import { OPERATIONS } from '../contract/table.js';
 import { tokenAdminCommands } from './admin.js';
 import { timeOf } from '../admin/values.js';
+import { TokenAdmin } from '../admin/tokens.js';
+import { CLI } from '../admin/audit.js';
+import { ServiceError } from '../errors.js';
 
 async function withTokens<T>(
   configFile: string | undefined,
-  work: (tokens: Tokens) => Promise<T>,
+  work: (tokens: Tokens, admin: TokenAdmin) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig({ file: configFile });
   const db = await openDatabase(config.database.url);
   try {
-    return await work(new Tokens(db));
+    const tokens = new Tokens(db);
+    const defaults = {
+      ratePerSecond: config.tokens.default_rate_per_second,
+      concurrency: config.tokens.default_concurrency,
+    };
+    return await work(tokens, new TokenAdmin(db, tokens, defaults));
+  } catch (error) {
+    // The service layer's errors read the same here as over HTTP, field first.
+    if (error instanceof ServiceError) throw new Error(error.message);
+    throw error;
   } finally {
     await db.destroy();
   }
@@ -87,19 +103,22 @@ export function tokenCommands(configOption: () => Option): Command {
     .option('--json', 'print {token, webhook_secret, id, …} as JSON')
     .action(async (flags) => {
       const config = loadConfig({ file: flags.config });
-      const created = await withTokens(flags.config, async (tokens) => {
+      const created = await withTokens(flags.config, async (tokens, admin) => {
         // Names of live tokens are unique, as over the admin API: `revoke NAME` means one token.
         if ((await tokens.list()).some((t) => t.name === flags.name && t.revokedAt === null))
           throw new Error(`--name: a live token is already called ${flags.name}`);
-        return tokens.create({
-          name: flags.name,
-          role: flags.admin ? 'admin' : 'client',
-          credits: flags.credits ?? null,
-          operations: flags.operations ? parseOperations(flags.operations) : null,
-          expiresAt: flags.expiresAt ? (timeOf('--expires-at', flags.expiresAt) as number) : null,
-          ratePerSecond: flags.rate ?? config.tokens.default_rate_per_second,
-          maxConcurrency: flags.concurrency ?? config.tokens.default_concurrency,
-        });
+        return admin.issue(
+          {
+            name: flags.name,
+            role: flags.admin ? 'admin' : 'client',
+            credits: flags.credits ?? null,
+            operations: flags.operations ? parseOperations(flags.operations) : null,
+            expiresAt: flags.expiresAt ? (timeOf('--expires-at', flags.expiresAt) as number) : null,
+            ratePerSecond: flags.rate ?? config.tokens.default_rate_per_second,
+            maxConcurrency: flags.concurrency ?? config.tokens.default_concurrency,
+          },
+          CLI,
+        );
       });
       if (flags.json) {
         const out = {
@@ -138,24 +157,22 @@ export function tokenCommands(configOption: () => Option): Command {
 
   token
     .command('revoke')
-    .description('revoke a token by id, or every active token of a name')
+    .description('revoke a token by id, or the live token of a name')
     .addOption(configOption())
     .argument('<id-or-name>')
     .action(async (idOrName: string, flags) => {
-      const count = await withTokens(flags.config, (tokens) => tokens.revoke(idOrName));
-      if (count === 0) throw new Error(`no active token with id or name ${idOrName}`);
-      process.stdout.write(`revoked ${count} token${count === 1 ? '' : 's'}\n`);
+      await withTokens(flags.config, (_, admin) => admin.revoke(idOrName, CLI));
+      process.stdout.write('revoked 1 token\n');
     });
 
   token
     .command('rotate-secret')
-    .description('replace the webhook secret of a token; prints the new one')
+    .description('replace the webhook secret of a live token; prints the new one')
     .addOption(configOption())
-    .argument('<id>')
-    .action(async (id: string, flags) => {
-      const secret = await withTokens(flags.config, (tokens) => tokens.rotateWebhookSecret(id));
-      if (!secret) throw new Error(`no token with id ${id}`);
-      process.stdout.write(`${secret}\n`);
+    .argument('<id-or-name>')
+    .action(async (idOrName: string, flags) => {
+      const rotated = await withTokens(flags.config, (_, admin) => admin.rotateSecret(idOrName, CLI));
+      process.stdout.write(`${rotated.webhook_secret}\n`);
     });
 
   tokenAdminCommands(token, configOption);
