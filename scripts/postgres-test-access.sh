@@ -9,8 +9,9 @@ set -euo pipefail
 port="${1:-5432}"
 connects() { psql -w -h 127.0.0.1 -p "$port" -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; }
 connects && exit 0
-# The cluster listening on this port, from Debian's list: version, name, port, …
-read -r version cluster < <(pg_lsclusters -h | awk -v p="$port" '$3 == p { print $1, $2; exit }')
+# The cluster listening on this port, from Debian's list: version, name, port, … (`read` fails
+# when there is none, which the message below reports rather than `set -e`).
+read -r version cluster < <(pg_lsclusters -h | awk -v p="$port" '$3 == p { print $1, $2; exit }') || true
 if [ -z "${version:-}" ]; then
   echo "postgres-test-access: no cluster listens on port $port" >&2
   exit 1
