@@ -111,6 +111,23 @@ describe('configuration', () => {
     );
   });
 
+  it('takes trusted proxies as addresses and ranges, and names a wrong one by key', () => {
+    expect(loadConfig({ env: {} }).trust_proxy).toBe(false);
+    const listed = loadConfig({
+      env: { SWITCHYARD_TRUST_PROXY: '[127.0.0.1, 10.0.0.0/8, fd00::/8, loopback]' },
+    });
+    expect(listed.trust_proxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ env: { SWITCHYARD_TRUST_PROXY: 'true' } }).trust_proxy).toBe(true);
+    expect(() =>
+      loadConfig({ env: {}, overrides: { trust_proxy: ['10.0.0.1', '10.0.0.0/33', 'nginx'] } }),
+    ).toThrow(
+      /trust_proxy\[1\]: 10\.0\.0\.0\/33 is not an address, a CIDR range.*\n\s+trust_proxy\[2\]: nginx is not/,
+    );
+    expect(() => loadConfig({ env: { SWITCHYARD_TRUST_PROXY: '10.0.0.0/8' } })).toThrow(
+      'trust_proxy: must be true, false or a list of addresses and CIDR ranges',
+    );
+  });
+
   it('refuses a credit hold shorter than the longest synchronous wait, naming both settings', () => {
     expect(() => loadConfig({ env: {}, overrides: { 'limits.hold_seconds': 600 } })).toThrow(
       'limits.hold_seconds: 600 must be longer than the longest synchronous wait, 600 s (limits.sync_wait_seconds)',

@@ -12,6 +12,7 @@ import { isRecord } from '../contract/rules.js';
 import { CHANNEL_TYPES, ConfigSchema, type ConfigInput, type Price } from './schema.js';
 import { DEFAULT_PRICES } from './prices.js';
 import { longestWait } from './longest-wait.js';
+import { isProxyRange } from './proxy-ranges.js';
 
 export { chargeFor, priceOf } from './prices.js';
 
@@ -85,6 +86,13 @@ function crossChecks(input: ConfigInput): string[] {
       problems.push(`channels[${i}].capability: ${channel.type} channels serve ${serves.join(', ')} only`);
     }
   });
+  if (Array.isArray(input.trust_proxy))
+    input.trust_proxy.forEach((entry, i) => {
+      if (!isProxyRange(entry))
+        problems.push(
+          `trust_proxy[${i}]: ${entry} is not an address, a CIDR range, loopback, linklocal or uniquelocal`,
+        );
+    });
   if (input.alerts.webhook_url !== undefined && input.alerts.webhook_secret === undefined)
     problems.push('alerts.webhook_secret: is required with alerts.webhook_url (alerts are signed)');
   const wait = longestWait(input);

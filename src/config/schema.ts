@@ -48,8 +48,9 @@ export const ConfigSchema = Closed({
   ),
   trust_proxy: Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], {
     default: false,
+    'x-rule': 'must be true, false or a list of addresses and CIDR ranges',
     description:
-      "whose `X-Forwarded-For`, `-Proto` and `-Host` to believe: `false` (nobody: the default), `true` (any peer: only when every request comes through the proxy), or the proxies' addresses and CIDR ranges (`[127.0.0.1, 10.0.0.0/8]`); the client address (rate limits, the request log) and `https` (the console cookie's `Secure`, its origin check) are read from them",
+      "whose `X-Forwarded-For`, `-Proto` and `-Host` to believe: `false` (nobody: the default), `true` (any peer: only when every request comes through the proxy), or the proxies' addresses and CIDR ranges (`[127.0.0.1, 10.0.0.0/8]`; `loopback`, `linklocal` and `uniquelocal` name those ranges); the client address (rate limits, the failed sign-in throttle, the request log) and `https` (the console cookie's `Secure`, its origin check) are read from them",
   }),
   database: Closed(
     {
