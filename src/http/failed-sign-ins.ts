@@ -5,8 +5,9 @@
  * `LIMIT` failures in a minute, the address's requests that carry a credential are answered 429
  * with `Retry-After` until the minute ends, before any token is looked up: guessing tokens costs
  * the guesser time, and the database nothing. A request whose credential holds is never slowed
- * while its address is not refused, and costs one lookup in a map that is empty but for failing
- * addresses.
+ * while its address is not refused: it costs a look at the size of a map that holds only the
+ * addresses that failed within the last minute (at most `ADDRESSES` of them), and its address is
+ * worked out only when that map is not empty.
  *
  * A failure on the admin API (a bad bearer token or an ended session, a refused sign-in) is
  * written to the audit with the address and the reason, never the credential. The counts are this
@@ -23,7 +24,7 @@ import { SESSION_COOKIE } from '../admin/console-sessions.js';
 export const LIMIT = 10;
 const WINDOW_MS = 60_000;
 /** Addresses tracked at most; past it the oldest windows go first. */
-const ADDRESSES = 100_000;
+export const ADDRESSES = 100_000;
 
 interface Window {
   start: number;
@@ -33,9 +34,23 @@ interface Window {
 export class FailedSignIns {
   private readonly windows = new Map<string, Window>();
 
+  /**
+   * No address has failed within the last minute: nearly always, and then no request needs
+   * looking at. Ended windows are dropped first, oldest first: a Map keeps insertion order, and
+   * a window is inserted when it starts.
+   */
+  quiet(at?: number): boolean {
+    if (this.windows.size === 0) return true;
+    const now = at ?? Date.now();
+    for (const [address, window] of this.windows) {
+      if (now - window.start < WINDOW_MS) break;
+      this.windows.delete(address);
+    }
+    return this.windows.size === 0;
+  }
+
   /** Seconds until `address` may try again, when it has failed too often; else undefined. */
   refusal(address: string, now = Date.now()): number | undefined {
-    if (this.windows.size === 0) return undefined;
     const window = this.windows.get(address);
     if (!window) return undefined;
     if (now - window.start >= WINDOW_MS) {
@@ -52,8 +67,9 @@ export class FailedSignIns {
       return;
     }
     this.windows.delete(address);
-    // Maps keep insertion order: the first key is the oldest window.
-    if (this.windows.size >= ADDRESSES) this.windows.delete(this.windows.keys().next().value as string);
+    // Still full once the ended windows are gone: the oldest goes.
+    if (this.windows.size >= ADDRESSES && !this.quiet(now))
+      this.windows.delete(this.windows.keys().next().value as string);
     this.windows.set(address, { start: now, failures: 1 });
   }
 }
@@ -81,8 +97,10 @@ export function registerFailedSignIns(
 ): void {
   app.decorateRequest('answeredCode', null);
   app.addHook('onRequest', (request, _reply, done) => {
+    // request.ip is worked out from X-Forwarded-For behind a trusted proxy: only read when needed.
+    if (failures.quiet() || !carriesCredential(request)) return done();
     const wait = failures.refusal(request.ip);
-    if (wait === undefined || !carriesCredential(request)) return done();
+    if (wait === undefined) return done();
     done(
       new ServiceError('too_many_requests', 'too many failed sign-ins from this address; try again later', {
         retryAfter: wait,

@@ -5,9 +5,9 @@
  * in the audit with the address, never the credential. Addresses come from X-Forwarded-For,
  * which this server believes from its trusted proxy (loopback).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
-import { LIMIT } from '../../src/http/failed-sign-ins.js';
+import { ADDRESSES, FailedSignIns, LIMIT } from '../../src/http/failed-sign-ins.js';
 
 const BASE = '/admin/api/v1';
 let server: TestServer;
@@ -51,6 +51,58 @@ it('refuses an address that keeps failing, before looking its tokens up, and no 
   expect(health.status).toBe(200);
 });
 
+const signInFrom = (token: string, address: string) =>
+  fetch(`${server.url}${BASE}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url, 'x-forwarded-for': address },
+    body: JSON.stringify({ token }),
+  });
+
+it('refuses console sign-ins from an address whose sign-ins keep failing, and its admin requests', async () => {
+  const guesser = '203.0.113.20';
+  for (let i = 0; i < LIMIT; i++) expect((await signInFrom(`sy_guess${i}`, guesser)).status).toBe(401);
+  const refused = await signInFrom(admin, guesser);
+  expect(refused.status).toBe(429);
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  const listing = await fetch(`${server.url}${BASE}/tokens`, {
+    headers: { authorization: `Bearer ${admin}`, 'x-forwarded-for': guesser },
+  });
+  expect(listing.status).toBe(429);
+  expect((await signInFrom(admin, '203.0.113.21')).status).toBe(200);
+});
+
+it('never counts or slows requests whose credential holds', async () => {
+  const office = '203.0.113.30';
+  const account = () =>
+    fetch(`${server.url}/v1/account`, {
+      headers: { authorization: `Bearer ${client}`, 'x-forwarded-for': office },
+    });
+  for (let i = 0; i < 2 * LIMIT; i++) expect((await account()).status).toBe(200);
+  // One failure short of the limit, after all those successes: the address is still served.
+  for (let i = 0; i < LIMIT - 1; i++) expect((await search(`sy_typo${i}`, office)).status).toBe(401);
+  for (let i = 0; i < LIMIT; i++) expect((await account()).status).toBe(200);
+});
+
+it('forgets an address a minute after its first failure, and keeps at most ADDRESSES of them', () => {
+  const failures = new FailedSignIns();
+  const start = 1_000_000;
+  expect(failures.quiet(start)).toBe(true);
+  for (let i = 0; i < LIMIT; i++) failures.failed('192.0.2.1', start + i);
+  expect(failures.refusal('192.0.2.1', start + LIMIT)).toBeCloseTo(60 - LIMIT / 1000);
+  expect(failures.quiet(start + 59_999)).toBe(false);
+  expect(failures.quiet(start + 60_000)).toBe(true);
+  expect(failures.refusal('192.0.2.1', start + 60_000)).toBeUndefined();
+
+  for (let i = 0; i < LIMIT; i++) failures.failed('192.0.2.1', start);
+  for (let i = 0; i < ADDRESSES; i++)
+    failures.failed(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, start + 1);
+  // The oldest window made room for the newest.
+  expect(failures.refusal('192.0.2.1', start + 2)).toBeUndefined();
+  failures.failed('192.0.2.2', start + 60_001);
+  expect(failures.quiet(start + 60_002)).toBe(false);
+  expect(failures.quiet(start + 120_001)).toBe(true);
+});
+
 it('audits failed admin authentication, console sign-in and sign-out with the address and the token id, never the secret', async () => {
   const wrong = 'sy_not-a-real-admin-token';
   const failed = await fetch(`${server.url}${BASE}/tokens`, {
@@ -70,7 +122,12 @@ it('audits failed admin authentication, console sign-in and sign-out with the ad
   });
   expect(signOut.status).toBe(200);
 
-  const rows = await auditRows();
+  // A failure's audit row is written after its answer.
+  const rows = await vi.waitFor(async () => {
+    const written = await auditRows();
+    expect(written.map((r) => r.detail.address)).toContain('192.0.2.10');
+    return written;
+  });
   expect(rows).toEqual(
     expect.arrayContaining([
       expect.objectContaining({
