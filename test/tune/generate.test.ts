@@ -28,7 +28,8 @@ describe('/tune/audios generate', () => {
       action: 'generate',
       custom: true,
       title: 'River Road',
-      style: 'folk, acoustic guitar, calm',
+      // A quick tempo: seven bars of the short lyric last about 12 s.
+      style: 'folk, acoustic guitar, 150 bpm',
       lyric: SHORT_LYRIC,
       vocal_gender: 'f',
       model: 'tune-v4-5',
@@ -38,7 +39,7 @@ describe('/tune/audios generate', () => {
     for (const item of items) {
       expect(item).toMatchObject({
         title: 'River Road',
-        style: 'folk, acoustic guitar, calm',
+        style: 'folk, acoustic guitar, 150 bpm',
         lyric: SHORT_LYRIC,
         model: 'tune-v4-5',
       });
@@ -59,26 +60,26 @@ describe('/tune/audios generate', () => {
   });
 
   it('derives title, style and lyrics from a description', async () => {
-    // "short": a verse and a chorus, not the whole form (the lyric writer's own test covers both).
-    const items = await tune(server, token, {
-      action: 'generate',
-      prompt: 'a short happy pop song about summer at the beach',
-    });
+    // "short": a verse and a chorus, not the whole form (the lyric writer's own test covers both);
+    // at 200 bpm they last about 29 s.
+    const prompt = 'a short happy pop song at 200 bpm about summer at the beach';
+    const items = await tune(server, token, { action: 'generate', prompt });
     for (const item of items) {
       expect(item.title.length).toBeGreaterThan(0);
       expect(item.style).toContain('happy');
       expect(item.lyric).toMatch(/\[(Verse|Chorus)/);
-      expect(item.prompt).toBe('a short happy pop song about summer at the beach');
+      expect(item.prompt).toBe(prompt);
     }
   });
 
   it('leaves the vocal out of an instrumental', async () => {
-    // A quick tempo: an instrumental takes its whole form, near three minutes at 80 bpm.
+    // An instrumental takes its whole form (41 or 57 bars): three beats a bar at 200 bpm make it
+    // 38 or 53 s, where four at 80 bpm made it two or three minutes.
     const [song] = await tune(server, token, {
       action: 'generate',
       custom: true,
       instrumental: true,
-      style: 'lofi piano, 160 bpm',
+      style: 'lofi piano waltz, 200 bpm',
       lyric: SHORT_LYRIC,
     });
     expect(song!.lyric).toBe('');
@@ -89,7 +90,7 @@ describe('/tune/audios generate', () => {
   it('streams snapshots as ndjson, the last one terminal', async () => {
     const response = await server.send(
       '/tune/audios',
-      { action: 'generate', custom: true, style: 'rock', lyric: SHORT_LYRIC },
+      { action: 'generate', custom: true, style: 'rock, 180 bpm', lyric: SHORT_LYRIC },
       token,
       {
         accept: 'application/x-ndjson',
