@@ -32,10 +32,7 @@ export function maskNumber(number: string): string {
 }
 
 export class IdentityAdmin {
-  constructor(
-    private readonly db: Db,
-    private readonly registry: IdentityRegistry,
-  ) {}
+  constructor(private readonly registry: IdentityRegistry) {}
 
   async list(): Promise<IdentityRow[]> {
     return (await this.registry.list()).map((identity) => ({
@@ -58,12 +55,11 @@ export class IdentityAdmin {
     spec: { name: string; id_number: string; portrait?: Buffer },
     actor: Actor,
   ): Promise<IdentityRow> {
-    if (!(await this.registry.enroll(spec)))
+    const id = this.registry.idOf(spec.id_number);
+    if (!(await this.registry.enroll(spec, (trx) => audit(trx, actor, 'identity.enroll', id))))
       throw new ServiceError('conflict', 'id_number: an identity with this number is already enrolled', {
         details: [{ field: 'id_number', rule: 'is already enrolled' }],
       });
-    const id = this.registry.idOf(spec.id_number);
-    await audit(this.db, actor, 'identity.enroll', id);
     return this.row(id);
   }
 
@@ -73,19 +69,21 @@ export class IdentityAdmin {
     actor: Actor,
   ): Promise<IdentityRow> {
     const number = await this.registry.numberOf(id);
-    if (number === undefined || !(await this.registry.update(number, change)))
+    const audited = (trx: Db) =>
+      audit(trx, actor, 'identity.update', id, {
+        name: change.name !== undefined,
+        portrait: change.portrait !== undefined,
+      });
+    if (number === undefined || !(await this.registry.update(number, change, audited)))
       throw notFound(`identity ${id}`);
-    await audit(this.db, actor, 'identity.update', id, {
-      name: change.name !== undefined,
-      portrait: change.portrait !== undefined,
-    });
     return this.row(id);
   }
 
   async remove(id: string, actor: Actor): Promise<{ id: string; removed: true }> {
     const number = await this.registry.numberOf(id);
-    if (number === undefined || !(await this.registry.remove(number))) throw notFound(`identity ${id}`);
-    await audit(this.db, actor, 'identity.remove', id);
+    const audited = (trx: Db) => audit(trx, actor, 'identity.remove', id);
+    if (number === undefined || !(await this.registry.remove(number, audited)))
+      throw notFound(`identity ${id}`);
     return { id, removed: true };
   }
 }

@@ -74,7 +74,6 @@ export class Admin {
   /** The identity registry opens on first use: it reads (or makes) the identity key. */
   get identities(): IdentityAdmin {
     this.identityAdmin ??= new IdentityAdmin(
-      this.parts.db,
       new IdentityRegistry(this.parts.db, loadIdentityKey(this.parts.config.identity)),
     );
     return this.identityAdmin;

@@ -2,7 +2,8 @@
  * `switchyard identity enroll|update|remove|list|key`: the operator's side of the local
  * verification source (the registry /identity/idcard/* checks cards against) and of the tokens'
  * field keys for the `encryption` member. Records are sealed with the identity key; nothing here
- * prints a portrait.
+ * prints a portrait. Changes to the registry go through the admin API's service layer, each with
+ * its audit record (actor `cli`) in one transaction.
  */
 import { readFileSync } from 'node:fs';
 import { Command, type Option } from 'commander';
@@ -14,7 +15,9 @@ import { loadIdentityKey } from '../providers/identity/identity-key.js';
 import { IdentityRegistry } from '../providers/identity/registry.js';
 import { FieldKeys } from '../providers/identity/field-keys.js';
 import { Tokens } from '../accounts/tokens.js';
-import { maskName, maskNumber } from '../admin/identities.js';
+import { IdentityAdmin, maskName, maskNumber } from '../admin/identities.js';
+import { CLI } from '../admin/audit.js';
+import { ServiceError, type ErrorCode } from '../errors.js';
 
 const NAME_MAX = 64;
 const PORTRAIT_BYTES = 5 * 1024 * 1024;
@@ -23,6 +26,7 @@ const PORTRAIT_PIXELS = 16_000_000;
 interface Opened {
   db: Db;
   registry: IdentityRegistry;
+  admin: IdentityAdmin;
   keys: FieldKeys;
 }
 
@@ -34,10 +38,19 @@ async function withRegistry<T>(
   const key = loadIdentityKey(config.identity);
   const db = await openDatabase(config.database.url);
   try {
-    return await work({ db, registry: new IdentityRegistry(db, key), keys: new FieldKeys(db, key) });
+    const registry = new IdentityRegistry(db, key);
+    return await work({ db, registry, admin: new IdentityAdmin(registry), keys: new FieldKeys(db, key) });
   } finally {
     await db.destroy();
   }
+}
+
+/** The service layer's refusal with this code, told in the command's words. */
+function refusedAs(code: ErrorCode, message: string) {
+  return (error: unknown): never => {
+    if (error instanceof ServiceError && error.code === code) throw new Error(message);
+    throw error;
+  };
 }
 
 export function checkedNumber(text: string): string {
@@ -84,8 +97,11 @@ export function identityCommands(configOption: () => Option): Command {
         id_number: checkedNumber(flags.idNumber),
         ...(flags.portrait ? { portrait: portraitFile(flags.portrait) } : {}),
       };
-      const added = await withRegistry(flags.config, ({ registry }) => registry.enroll(record));
-      if (!added) throw new Error(`--id-number: ${record.id_number} is already enrolled (use update)`);
+      await withRegistry(flags.config, ({ admin }) =>
+        admin
+          .enroll(record, CLI)
+          .catch(refusedAs('conflict', `--id-number: ${record.id_number} is already enrolled (use update)`)),
+      );
       process.stdout.write(`enrolled ${record.id_number}\n`);
     });
 
@@ -109,13 +125,12 @@ export function identityCommands(configOption: () => Option): Command {
       const name = flags.name === undefined ? undefined : checkedName(flags.name);
       if (name === undefined && portrait === undefined)
         throw new Error('nothing to change: give --name, --portrait or --no-portrait');
-      const changed = await withRegistry(flags.config, ({ registry }) =>
-        registry.update(number, {
-          ...(name ? { name } : {}),
-          ...(portrait !== undefined ? { portrait } : {}),
-        }),
+      const change = { ...(name ? { name } : {}), ...(portrait !== undefined ? { portrait } : {}) };
+      await withRegistry(flags.config, ({ registry, admin }) =>
+        admin
+          .update(registry.idOf(number), change, CLI)
+          .catch(refusedAs('not_found', `--id-number: ${number} is not enrolled`)),
       );
-      if (!changed) throw new Error(`--id-number: ${number} is not enrolled`);
       process.stdout.write(`updated ${number}\n`);
     });
 
@@ -126,8 +141,11 @@ export function identityCommands(configOption: () => Option): Command {
     .requiredOption('--id-number <number>', 'the enrolled ID number')
     .action(async (flags) => {
       const number = checkedNumber(flags.idNumber);
-      const removed = await withRegistry(flags.config, ({ registry }) => registry.remove(number));
-      if (!removed) throw new Error(`--id-number: ${number} is not enrolled`);
+      await withRegistry(flags.config, ({ registry, admin }) =>
+        admin
+          .remove(registry.idOf(number), CLI)
+          .catch(refusedAs('not_found', `--id-number: ${number} is not enrolled`)),
+      );
       process.stdout.write(`removed ${number}\n`);
     });
 

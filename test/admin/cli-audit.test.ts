@@ -1,7 +1,8 @@
 /**
- * The command line's token changes (create, rotate-secret, revoke) are audited with the actor
- * `cli`, each in the change's own transaction: where the record cannot be written, the command
- * fails and the token is as it was. The compiled program, as operators run it, on both backends.
+ * The command line's changes to tokens (create, rotate-secret, revoke) and to the identity
+ * registry (enroll, update, remove) are audited with the actor `cli`, each in the change's own
+ * transaction: where the record cannot be written, the command fails and nothing changed. The
+ * compiled program, as operators run it, on both backends.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 const run = promisify(execFile);
 const BIN = resolve('bin/switchyard');
+const IN_REGISTRY = '11010519491231002X';
+const NEWCOMER = '110101199003070038';
 
 describe.each(BACKENDS)('%s', (backend) => {
   let shared: Provisioned | undefined;
@@ -50,7 +53,7 @@ describe.each(BACKENDS)('%s', (backend) => {
     await shared?.release();
   });
 
-  it('records each change with the actor cli, naming the token by name and id', async () => {
+  it('records each change of a token or an identity with the actor cli', async () => {
     const created = JSON.parse(
       await cli('token', 'create', '--name', 'acme', '--credits', '5', '--json'),
     ) as {
@@ -62,11 +65,18 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect(secret).not.toBe(created.webhook_secret);
     expect(await cli('token', 'revoke', created.id)).toBe('revoked 1 token\n');
 
+    const number = ['--id-number', IN_REGISTRY];
+    expect(await cli('identity', 'enroll', '--name', '张三丰', ...number)).toBe(`enrolled ${IN_REGISTRY}\n`);
+    expect(await cli('identity', 'update', '--name', '张晓红', ...number)).toBe(`updated ${IN_REGISTRY}\n`);
+    expect(await cli('identity', 'remove', ...number)).toBe(`removed ${IN_REGISTRY}\n`);
+
     const rows = await db
       .selectFrom('audit')
       .select(['actor', 'actor_id', 'action', 'target', 'detail'])
       .orderBy('id')
       .execute();
+    const identity = rows.find((r) => r.action === 'identity.enroll')?.target;
+    expect(identity).toMatch(/^[\w-]{16,}$/);
     expect(rows.map((r) => ({ ...r, detail: JSON.parse(r.detail ?? '{}') as unknown }))).toEqual([
       {
         actor: 'cli',
@@ -83,12 +93,24 @@ describe.each(BACKENDS)('%s', (backend) => {
         detail: { id: created.id },
       },
       { actor: 'cli', actor_id: null, action: 'token.revoke', target: 'acme', detail: { id: created.id } },
+      { actor: 'cli', actor_id: null, action: 'identity.enroll', target: identity, detail: {} },
+      {
+        actor: 'cli',
+        actor_id: null,
+        action: 'identity.update',
+        target: identity,
+        detail: { name: true, portrait: false },
+      },
+      { actor: 'cli', actor_id: null, action: 'identity.remove', target: identity, detail: {} },
     ]);
   });
 
   it('changes nothing when the audit record cannot be written', async () => {
     await cli('token', 'create', '--name', 'keeper', '--credits', '7');
     const [before] = await token('keeper');
+    await cli('identity', 'enroll', '--name', '张三丰', '--id-number', IN_REGISTRY);
+    const registry = () => cli('identity', 'list', '--json', '--unmasked');
+    const enrolled = await registry();
     // The audit table out of the way: every insert into it fails, as a full disk or a lost
     // connection would fail it.
     await sql`alter table audit rename to audit_aside`.execute(db);
@@ -98,5 +120,17 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect(await failure('token', 'rotate-secret', 'keeper')).toMatch(/^1: switchyard: .*audit/);
     expect(await failure('token', 'revoke', 'keeper')).toMatch(/^1: switchyard: .*audit/);
     expect(await token('keeper')).toEqual([before]);
+
+    expect(await failure('identity', 'enroll', '--name', '李四', '--id-number', NEWCOMER)).toMatch(
+      /^1: switchyard: .*audit/,
+    );
+    expect(await failure('identity', 'update', '--name', '李四', '--id-number', IN_REGISTRY)).toMatch(
+      /^1: switchyard: .*audit/,
+    );
+    expect(await failure('identity', 'remove', '--id-number', IN_REGISTRY)).toMatch(
+      /^1: switchyard: .*audit/,
+    );
+    expect(await registry()).toBe(enrolled);
+    expect(enrolled).toContain('张三丰');
   });
 });

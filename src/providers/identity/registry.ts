@@ -3,7 +3,9 @@
  * identity an operator enrolled. Rows are found by a keyed hash of the number and hold the record
  * sealed, so the database alone reveals neither names, numbers nor faces.
  */
+import type { Kysely } from 'kysely';
 import type { Db } from '../../store/database.js';
+import type { Database } from '../../store/tables.js';
 import { lookupHash, purposeKey, seal, unseal } from './sealing.js';
 
 export interface IdentityRecord {
@@ -18,6 +20,9 @@ export interface EnrolledIdentity extends IdentityRecord {
   enrolled_at: number;
   updated_at: number;
 }
+
+/** More writes of an identity's change, in its transaction (an admin's change: its audit record). */
+export type Within = (trx: Kysely<Database>) => Promise<void>;
 
 /** Where the reference record of an identity comes from. */
 export interface VerificationSource {
@@ -81,40 +86,65 @@ export class IdentityRegistry implements VerificationSource {
     return row ? this.opened(row).id_number : undefined;
   }
 
+  /**
+   * Runs a write of one identity; what `within` writes is in the same transaction, and only where
+   * the write changed a row. Answers whether it did.
+   */
+  private async written(write: (db: Db) => Promise<number>, within?: Within): Promise<boolean> {
+    const changed = within
+      ? await this.db.transaction().execute(async (trx) => {
+          const count = await write(trx);
+          if (count > 0) await within(trx);
+          return count;
+        })
+      : await write(this.db);
+    return changed === 1;
+  }
+
   /** Adds an identity; false when that number is already enrolled. */
-  async enroll(record: IdentityRecord): Promise<boolean> {
+  async enroll(record: IdentityRecord, within?: Within): Promise<boolean> {
     const lookup = this.lookupOf(record.id_number);
     const now = Date.now();
-    const result = await this.db
-      .insertInto('identities')
-      .values({ lookup, sealed: this.sealed(record, lookup), created_at: now, updated_at: now })
-      .onConflict((c) => c.column('lookup').doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    return this.written(async (db) => {
+      const result = await db
+        .insertInto('identities')
+        .values({ lookup, sealed: this.sealed(record, lookup), created_at: now, updated_at: now })
+        .onConflict((c) => c.column('lookup').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0);
+    }, within);
   }
 
   /** Changes the name or portrait of an enrolled identity; false when it is not enrolled. */
-  async update(idNumber: string, change: { name?: string; portrait?: Buffer | null }): Promise<boolean> {
+  async update(
+    idNumber: string,
+    change: { name?: string; portrait?: Buffer | null },
+    within?: Within,
+  ): Promise<boolean> {
     const current = await this.find(idNumber);
     if (!current) return false;
     const next: IdentityRecord = { ...current, ...(change.name ? { name: change.name } : {}) };
     if (change.portrait === null) delete next.portrait;
     else if (change.portrait) next.portrait = change.portrait;
     const lookup = this.lookupOf(idNumber);
-    const result = await this.db
-      .updateTable('identities')
-      .set({ sealed: this.sealed(next, lookup), updated_at: Date.now() })
-      .where('lookup', '=', lookup)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.written(async (db) => {
+      const result = await db
+        .updateTable('identities')
+        .set({ sealed: this.sealed(next, lookup), updated_at: Date.now() })
+        .where('lookup', '=', lookup)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    }, within);
   }
 
-  async remove(idNumber: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('identities')
-      .where('lookup', '=', this.lookupOf(idNumber))
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+  async remove(idNumber: string, within?: Within): Promise<boolean> {
+    return this.written(async (db) => {
+      const result = await db
+        .deleteFrom('identities')
+        .where('lookup', '=', this.lookupOf(idNumber))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    }, within);
   }
 
   async find(idNumber: string): Promise<IdentityRecord | undefined> {
