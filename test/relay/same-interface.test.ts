@@ -23,7 +23,8 @@ import { decodeWithJsqr } from '../support/qr-decoders.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { SHORT_LYRIC } from '../tune/music.js';
 
-// Songs are made whole by the upstream: seconds of work each, more on a loaded machine.
+// Songs are made whole by the upstream (short ones, at quick tempi): seconds of work each, more on a
+// loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 90_000 });
 
 const BIN = resolve('bin/switchyard');
@@ -139,7 +140,7 @@ describe('music through a same-interface upstream', () => {
   it('answers a waited generation with the upstream’s songs under the first instance’s task id', async () => {
     const answer = await first.post(
       '/tune/audios',
-      { action: 'generate', custom: true, lyric: SHORT_LYRIC, style: 'folk', title: 'River Road' },
+      { action: 'generate', custom: true, lyric: SHORT_LYRIC, style: 'folk, 150 bpm', title: 'River Road' },
       token,
     );
     expect(answer.status, answer.text).toBe(200);
@@ -174,7 +175,8 @@ describe('music through a same-interface upstream', () => {
   it('streams an extension of that song, named by its id, with progress to the end', async () => {
     const response = await first.send(
       '/tune/audios',
-      { action: 'extend', audio_id: song.id, continue_at: 5 },
+      // A line of words: a short extension, where one without words is a 30 s instrumental.
+      { action: 'extend', audio_id: song.id, continue_at: 5, lyric: '[Verse]\nHigher and higher we go' },
       token,
       { accept: 'application/x-ndjson' },
     );
@@ -199,7 +201,7 @@ describe('music through a same-interface upstream', () => {
       action: 'generate',
       custom: true,
       lyric: SHORT_LYRIC,
-      style: 'pop',
+      style: 'pop, 160 bpm',
     });
     const record = await first.post('/tune/tasks', { action: 'retrieve', id: taskId }, token);
     expect(record.body.state).toBe('succeeded');
