@@ -492,24 +492,3 @@ describe('reference videos', () => {
     expect(motion.dx).toBeGreaterThan(0.02);
   });
 });
-
-describe('speed', () => {
-  it('renders 5 s of 720p on one core within bounds', async () => {
-    const started = performance.now();
-    const video = await renderVideo({
-      seed: 3,
-      prompt: 'city at night with rain',
-      width: 1280,
-      height: 720,
-      fps: 24,
-      frames: 120,
-      quality: 'std',
-    });
-    const seconds = (performance.now() - started) / 1000;
-    console.log(
-      `5 s of 1280x720 rendered and encoded in ${seconds.toFixed(2)} s (${video.mp4.length} bytes)`,
-    );
-    expect(video.frames).toBe(120);
-    expect(seconds).toBeLessThan(20);
-  });
-});
