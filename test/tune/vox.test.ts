@@ -18,7 +18,7 @@ let song: Item;
 
 beforeAll(async () => {
   ({ server, token, song } = await serverWithSong({
-    style: 'pop, piano, bass, drums, 100 bpm',
+    style: 'pop, piano, bass, drums, 140 bpm',
     vocal_gender: 'm',
   }));
 });
@@ -107,7 +107,7 @@ describe('/tune/personas', () => {
       action: 'artist_consistency',
       persona_id: persona.persona_id,
       custom: true,
-      style: 'rock',
+      style: 'rock, 160 bpm',
       lyric: SHORT_LYRIC,
     });
     expect(items).toHaveLength(2);
@@ -137,6 +137,7 @@ describe('/tune/personas', () => {
       action: 'artist_consistency_vox',
       persona_id: persona.persona_id,
       custom: true,
+      style: 'soul, 160 bpm',
       lyric: SHORT_LYRIC,
     });
     expect(items).toHaveLength(2);
