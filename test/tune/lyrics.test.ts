@@ -34,9 +34,9 @@ afterAll(async () => {
   await upstream.close();
 });
 
-/** Songs at a quick tempo: the lyrics are what is checked, and shorter songs render sooner. */
-const STYLE = 'calm piano, 140 bpm';
-const WRITTEN = '[Verse]\nRain on the window pane\nSoft and slow again\n[Chorus]\nLet it fall';
+/** Short songs at a quick tempo: the lyrics are what is checked, and shorter songs render sooner. */
+const STYLE = 'piano, 200 bpm';
+const WRITTEN = '[Intro]\nRain on the window pane\nSoft and slow again\n[Chorus]\nLet it fall';
 
 describe('lyrics for lyric_prompt', () => {
   it('are written by the chat model of the configured channel', async () => {
@@ -54,9 +54,10 @@ describe('lyrics for lyric_prompt', () => {
 
   it('come from the local writer when the chat model fails', async () => {
     upstream.failNext(500);
+    // "a short song": the local writer's verse and chorus, not its whole form.
     const items = await tune(server, token, {
       custom: true,
-      lyric_prompt: 'rain at night',
+      lyric_prompt: 'a short song about rain at night',
       style: STYLE,
     });
     expect(items[0]!.lyric).toMatch(/^\[Verse\]/);
