@@ -22,21 +22,25 @@ afterAll(() => server.close());
 
 describe('/tune/audios on uploaded music', () => {
   it('extends and covers uploaded music', async () => {
-    const upload = dataUrl(uploadedSong(8, 100), 'audio/wav');
+    // Short music: each step below renders or takes apart the whole of what it is given.
+    const upload = dataUrl(uploadedSong(4, 100), 'audio/wav');
     const [extension] = await tune(server, token, {
       action: 'upload_extend',
       audio_url: upload,
-      continue_at: 6,
+      continue_at: 3,
       style: 'electronic',
     });
+    // Without words, an extension is an instrumental of 30 s.
+    expect(extension!.lyric).toBe('');
+    expect(extension!.duration).toBeCloseTo(30, 1);
     const [whole] = await tune(server, token, { action: 'concat', audio_id: extension!.id });
-    expect(whole!.duration).toBeCloseTo(6 + extension!.duration, 1);
+    expect(whole!.duration).toBeCloseTo(3 + extension!.duration, 1);
     const covers = await tune(server, token, {
       action: 'upload_cover',
       audio_url: upload,
       style: 'piano ballad',
     });
-    for (const item of covers) expect(item.duration).toBeCloseTo(8, 0);
+    for (const item of covers) expect(item.duration).toBeCloseTo(4, 0);
     // Uploaded audio has no stems of its own: separation takes it apart, still summing to it.
     const stems = await tune(server, token, { action: 'all_stems', audio_id: whole!.id });
     const parts = await Promise.all(stems.map(async (stem) => decode(await download(stem.audio_url))));
