@@ -192,7 +192,12 @@ describe('task tools', () => {
 
   it('clip, dance and maxi videos answer their MP4s as resource links', async () => {
     const [clip, dance, maxi] = await Promise.all([
-      call(client, 'clip_video', { action: 'text2video', prompt: 'a calm ocean at sunset' }),
+      // The smallest frames each family offers: what is checked is how the tool answers its MP4.
+      call(client, 'clip_video', {
+        action: 'text2video',
+        prompt: 'a calm ocean at sunset',
+        aspect_ratio: '1:1',
+      }),
       call(client, 'dance_video', {
         model: 'dance-1-0-lite-t2v-250428',
         content: [{ type: 'text', text: 'neon city at night --rs 480p --rt 1:1 --dur 2' }],
