@@ -119,7 +119,7 @@ describe('origin paths', () => {
         model: 'chirp-v4',
         custom: true,
         lyric: SHORT_LYRIC,
-        style: 'folk',
+        style: 'folk, 150 bpm',
         audio_urls: [],
         negative_tags: 'metal',
         duration: 30,
