@@ -136,7 +136,12 @@ describe('callback bodies', () => {
 
   it('/clip/videos', async () => {
     const [clip, missing] = await Promise.all([
-      callback('/clip/videos', { action: 'text2video', prompt: 'a paper boat on a pond' }),
+      // Square frames, the smallest a clip comes in: the envelope is what is checked.
+      callback('/clip/videos', {
+        action: 'text2video',
+        prompt: 'a paper boat on a pond',
+        aspect_ratio: '1:1',
+      }),
       callback('/clip/videos', { action: 'extend', video_id: 'no-such-video' }),
     ]);
     expect(expectSucceeded(clip).data).toEqual([expect.objectContaining({ state: 'succeeded' })]);
