@@ -49,7 +49,7 @@ function pngDataUrl(
   return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
 }
 
-/** A 1280×720 test pattern with a tone, `seconds` long, as a data: URL. */
+/** A 720×720 test pattern (the smallest a reference may be) with a tone, `seconds` long, as a data: URL. */
 async function referenceVideo(seconds: number): Promise<string> {
   const { stdout } = await run(
     'ffmpeg',
@@ -59,7 +59,7 @@ async function referenceVideo(seconds: number): Promise<string> {
       '-f',
       'lavfi',
       '-i',
-      `testsrc=size=1280x720:rate=24:duration=${seconds}`,
+      `testsrc=size=720x720:rate=24:duration=${seconds}`,
       '-f',
       'lavfi',
       '-i',
@@ -119,17 +119,19 @@ describe('/clip/videos on the local engine', () => {
   });
 
   it('moves over a start image to an end image, and extends the result', async () => {
-    const start = pngDataUrl(320, 180, (x) => [x % 64 < 32 ? 240 : 20, 80, 40]);
-    const end = pngDataUrl(320, 180, (_x, y) => [20, y % 40 < 20 ? 220 : 30, 200]);
+    // Square frames, 720×720: fewer pixels to render over the 15 s of video this test makes.
+    const start = pngDataUrl(180, 180, (x) => [x % 64 < 32 ? 240 : 20, 80, 40]);
+    const end = pngDataUrl(180, 180, (_x, y) => [20, y % 40 < 20 ? 220 : 30, 200]);
     const [item] = await videos('/clip/videos', {
       action: 'image2video',
       start_image_url: start,
       end_image_url: end,
       duration: 5,
+      aspect_ratio: '1:1',
       camera_control: { type: 'simple', config: { zoom: 0.6 } },
       mode: 'pro',
     });
-    expect(item).toMatchObject({ width: 1280, height: 720, duration: 5 });
+    expect(item).toMatchObject({ width: 720, height: 720, duration: 5 });
     const [longer] = await videos('/clip/videos', {
       action: 'extend',
       video_id: item!.id,
@@ -139,7 +141,7 @@ describe('/clip/videos on the local engine', () => {
     // The longer video: the first five seconds, then five more.
     expect(longer!.duration).toBe(10);
     const { probed, video } = await videoStream(String(longer!.video_url));
-    expect([video.width, video.height]).toEqual([1280, 720]);
+    expect([video.width, video.height]).toEqual([720, 720]);
     expect(Number(probed.format.duration)).toBeCloseTo(10, 1);
     expect(video.nb_frames).toBe('240');
   });
@@ -149,6 +151,7 @@ describe('/clip/videos on the local engine', () => {
     const [item] = await videos('/clip/videos', {
       action: 'text2video',
       prompt: 'the same, in autumn colours',
+      aspect_ratio: '1:1',
       video_list: [{ video_url: reference, refer_type: 'base', keep_original_sound: 'yes' }],
     });
     const { video, audio } = await videoStream(String(item!.video_url));
