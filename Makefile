@@ -12,11 +12,15 @@ OCR_SERVER := dist/native/ocr-server
 MALLOC_ADDON := dist/native/malloc.node
 NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '../../include/node')")
 STAMP := node_modules/.installed
+# better-sqlite3's addon, compiled from SQLite's source by its install script (no prebuilt binary
+# can be downloaded here): about 95 s on one core, so it is built apart from `npm ci` and beside
+# the TypeScript builds and checks, which need only its types.
+SQLITE_ADDON := node_modules/better-sqlite3/build/Release/better_sqlite3.node
 # The console (console/, a Preact app built by Vite), served by the server at /console.
 CONSOLE := console/dist/index.html
 CONSOLE_SOURCES := $(shell find console/src -type f) console/index.html console/vite.config.ts console/tsconfig.json
 
-.PHONY: setup debian deps build run test lint eslint format-check typecheck services browser bench clean
+.PHONY: setup debian deps build compile run test lint eslint format-check typecheck services browser bench clean
 
 setup: build
 
@@ -29,12 +33,20 @@ debian:
 
 $(STAMP): package.json package-lock.json
 	@$(MAKE) --no-print-directory debian
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+# Of the install scripts `npm ci` skipped, only better-sqlite3's builds anything that loads:
+# msgpackr-extract's and esbuild's prebuilt binaries come as packages, node-llama-cpp's is skipped.
+$(SQLITE_ADDON): $(STAMP)
+	npm rebuild better-sqlite3
 	@touch $@
 
 deps: $(STAMP)
 
-build: deps $(OCR_SERVER) $(MALLOC_ADDON) $(CONSOLE)
+build: deps $(SQLITE_ADDON) $(OCR_SERVER) $(MALLOC_ADDON) $(CONSOLE) compile
+
+compile: deps
 	npx tsc -p tsconfig.build.json
 
 $(CONSOLE): $(STAMP) $(CONSOLE_SOURCES)
@@ -101,9 +113,10 @@ typecheck: deps
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
 
-# The static checks are single-threaded: they run side by side, each one's output kept together.
-test: setup services browser
-	@$(MAKE) --no-print-directory -j3 --output-sync=target typecheck eslint format-check
+# The builds and the static checks are single-threaded: they run side by side, three at a time,
+# each one's output kept together.
+test: deps services browser
+	@$(MAKE) --no-print-directory -j3 --output-sync=target build typecheck eslint format-check
 	npx vitest run
 
 bench: setup
