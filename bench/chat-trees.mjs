@@ -8,7 +8,7 @@
 // Usage: node bench/chat-trees.mjs --trees /tmp/before,. [--rounds 2] [--duration 6]
 //   [--modes plain,stream] [--latency 0] [--cpu-prof DIR]
 // A tree is a checkout with its own build (`git worktree add /tmp/before REV`, then
-// `npx tsc -p tsconfig.build.json` there); --cpu-prof writes each tree's server profile under DIR.
+// `npm run build` there); --cpu-prof writes each tree's server profile under DIR.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

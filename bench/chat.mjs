@@ -86,8 +86,7 @@ async function upstreamStats(upstream) {
  * has `credits` (undefined: unlimited).
  */
 async function startSwitchyard(upstream, name, credits) {
-  if (!existsSync(cli))
-    throw new Error('dist/ is missing: run `make setup` (or `npx tsc -p tsconfig.build.json`)');
+  if (!existsSync(cli)) throw new Error('dist/ is missing: run `make setup` (or `npm run build`)');
   const dir = temporaryDir('switchyard-bench-chat-');
   const port = await freePort();
   const {

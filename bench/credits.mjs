@@ -4,7 +4,7 @@
 // Several builds side by side: each tree's dist/ runs in a child process of its own, the trees
 // taking turns for --rounds rounds, so that background load falls on all of them alike.
 // Usage: node bench/credits.mjs [--trees .,/tmp/before] [--rounds 3]
-// (a tree other than this one needs its own `npx tsc -p tsconfig.build.json`).
+// (a tree other than this one needs its own `npm run build`).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,7 +10,7 @@
 // one closes it. The chat latency the clients see in that window is the outside view of it.
 // --tree LABEL=PATH (repeatable) measures other checkouts with their own dist/ in the same run,
 // alternating `--rounds` times, for a before/after on one machine.
-// Usage: npx tsc -p tsconfig.build.json && node bench/event-loop.mjs [--rounds 1]
+// Usage: npm run build && node bench/event-loop.mjs [--rounds 1]
 //   [--connections 4] [--chat-rate 32] [--tree before=/tmp/old --tree after=.] [--cpu-prof DIR]
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -44,7 +44,7 @@ const trees = (values.tree ?? [`this tree=${root}`]).map((spec) => {
 });
 for (const tree of trees) {
   if (!existsSync(join(tree.path, 'dist/cli/main.js')))
-    throw new Error(`${tree.path}/dist is missing: run \`npx tsc -p tsconfig.build.json\` there`);
+    throw new Error(`${tree.path}/dist is missing: run \`npm run build\` there`);
 }
 
 /** The p99 the loop may reach while music is made and chat flows. */

@@ -8,7 +8,7 @@
 // fields clean, ≥ 90% degraded, p50 ≤ 1.5 s on one core; other printer ≥ 97% exact fields,
 // portrait found ≥ 99%, holder ≥ 70 and stranger < 70 on ≥ 99% of pairs; 0 forged numbers
 // accepted on either.
-// Usage: npx tsc -p tsconfig.build.json && node --import tsx bench/identity.mjs [--clean 500]
+// Usage: npm run build && node --import tsx bench/identity.mjs [--clean 500]
 //        [--degraded 500] [--per-warning 60] [--latency 40] [--other 300] [--forged 36]
 //        [--per-nation 2] [--workers 2] [--other-first 50000]
 // The other printer's cards are seeds --other-first onwards: a range worked on and ranges kept

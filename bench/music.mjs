@@ -5,7 +5,7 @@
 // so the cost of everything around composition (encoding, cover, video, storage) shows as a ratio.
 // Then the signal processing that edits use, alone in this thread: a pitch track of a minute of
 // voice-range tone and a time-stretch of 30 s of stereo.
-// Usage: npx tsc -p tsconfig.build.json && node bench/music.mjs [--runs 3]
+// Usage: npm run build && node bench/music.mjs [--runs 3]
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

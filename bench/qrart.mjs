@@ -3,7 +3,7 @@
 // 1024×768 RGBA picture, the same for every render). Each render varies the seed and the style
 // (pixel style, finder and alignment markers, preset, rotation) in a fixed cycle, so both
 // measurements see the same mix. PNG encoding is part of a render, as it is for a task.
-// Usage: npx tsc -p tsconfig.build.json && node bench/qrart.mjs [--renders 60] [--warmup 10]
+// Usage: npm run build && node bench/qrart.mjs [--renders 60] [--warmup 10]
 import { parseArgs } from 'node:util';
 import { renderQrArt } from '../dist/engines/qr/index.js';
 import { machine, saveReport } from './common.mjs';

@@ -3,7 +3,7 @@
 // queries. Plain BM25 (title and body weighted 1/1, no feedback) is reported beside the tuned
 // ranking; tuning searches a grid on odd queries only and the test split is read once. Each
 // reported variant also gives its time per query (rank() alone, median over the even queries).
-// Usage: npx tsc -p tsconfig.build.json && node bench/search-quality.mjs [--data DIR] [--no-tune]
+// Usage: npm run build && node bench/search-quality.mjs [--data DIR] [--no-tune]
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@
 // While the clients search, a probe asks for /healthz every few milliseconds: how long other
 // requests wait while the server searches. `--trees A,B` measures the servers of several built
 // trees (each its own dist/) on the same index and queries, taking turns, for before and after.
-// Usage: npx tsc -p tsconfig.build.json && node bench/search-speed.mjs [--docs N] [--queries N]
+// Usage: npm run build && node bench/search-speed.mjs [--docs N] [--queries N]
 //   [--clients 4] [--trees .,/tmp/before] [--rounds 1]
 import { spawn, execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // camera move, rendered and encoded (H.264, one ffmpeg thread) in this process's one thread, at
 // 480p, 720p and 1080p; seconds of video per second of compute. The target is 5 s of 720p in at
 // most 10 s on one core: the render is single-threaded JavaScript and ffmpeg runs with -threads 1.
-// Usage: npx tsc -p tsconfig.build.json && node bench/video.mjs [--runs 3]
+// Usage: npm run build && node bench/video.mjs [--runs 3]
 import { parseArgs } from 'node:util';
 import { renderVideo } from '../dist/engines/video/index.js';
 import { machine, saveReport } from './common.mjs';

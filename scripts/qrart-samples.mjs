@@ -3,7 +3,7 @@
 // https://switchyard.example/docs (type link) with fixed seeds, so a rerun writes the same files.
 // Each sample must read back with jsQR, and stay small enough for the repository; the script
 // stops with an error otherwise.
-// Usage: npx tsc -p tsconfig.build.json && node scripts/qrart-samples.mjs
+// Usage: npm run build && node scripts/qrart-samples.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';

@@ -228,7 +228,7 @@ describe('architecture', () => {
     expect(stale, `DEEP_IMPORTS entries no import needs any more:\n${stale.join('\n')}`).toEqual([]);
   });
 
-  // `make test` builds dist/ (tsconfig.build.json) before vitest runs.
+  // `make test` builds dist/ (scripts/compile.mjs) before vitest runs.
   it('builds nothing of the ID card specimen maker into dist/', () => {
     const dist = join(ROOT, 'dist');
     expect(existsSync(join(dist, 'cli/main.js')), 'dist/ is not built: `make test` builds it first').toBe(
