@@ -244,7 +244,8 @@ describe('harmonic/percussive masks', () => {
 describe('vocal separation', () => {
   // Its speed is measured by bench/music.mjs (vox, times real time), not timed here.
   it('pulls a centred voice out of a stereo mix, and the parts add up to the mix', () => {
-    const { vocals, mixture } = stereoSong(30, 7, { from: 0.5, to: 29.5 });
+    // Ten seconds hold every part of the arrangement several times over (bars of 2 s).
+    const { vocals, mixture } = stereoSong(10, 7, { from: 0.5, to: 9.5 });
     const separated = separateVocals(mixture);
     const before = sdr(vocals, mixture);
     const after = sdr(vocals, separated.vocals);
@@ -257,7 +258,7 @@ describe('vocal separation', () => {
   });
 
   it('does what it can with a mono mix', () => {
-    const seconds = 12;
+    const seconds = 8;
     const random = seeded(11);
     const line = voice(seconds, 0.5, seconds - 0.5, random);
     const mixed = line.slice();
