@@ -70,7 +70,7 @@ export interface SpecimenTruth {
 }
 
 export interface Specimen {
-  /** JPEG when 'jpeg' was applied, else PNG. */
+  /** JPEG when 'jpeg' was applied, else PNG (encoded on first access). */
   image: Buffer;
   /** The final pixels; for a JPEG, as decodeImage reads the file (decoded on first access). */
   canvas: Canvas;
@@ -195,5 +195,15 @@ export function makeSpecimen(options: SpecimenOptions): Specimen {
       },
     };
   }
-  return { ...result, image: photoPng(image), canvas: image };
+  // Most tests use the pixels only: the PNG is made on first access, like the JPEG's pixels.
+  const pixels = image;
+  let png: Buffer | undefined;
+  return {
+    ...result,
+    canvas: pixels,
+    get image() {
+      png ??= photoPng(pixels);
+      return png;
+    },
+  };
 }
