@@ -12,6 +12,9 @@ import { decodeWithJsqr, decodeWithZxing } from '../support/qr-decoders.js';
 // machine busy with other test files, so they get more than the default.
 vi.setConfig({ testTimeout: 120_000 });
 
+const PIXEL_STYLES = ['square', 'rounded', 'dot', 'squircle', 'row', 'column'] as const;
+const MARKER_SHAPES = ['square', 'circle', 'plus', 'box', 'octagon', 'tiny-plus'] as const;
+
 const base: QrArtRequest = {
   content: 'https://switchyard.example/r',
   type: 'link',
@@ -54,9 +57,16 @@ function darkBox(png: Buffer) {
 
 describe('QR art renderer', () => {
   it('draws every pixel style, finder and alignment shape so that both decoders read it', async () => {
-    for (const pixelStyle of ['square', 'rounded', 'dot', 'squircle', 'row', 'column'] as const)
-      for (const markerShape of ['square', 'circle', 'plus', 'box', 'octagon', 'tiny-plus'] as const)
-        await decodes({ pixelStyle, markerShape, subMarker: 'circle', qrw: 1.5, preset: 'ocean' });
+    // Each style beside a finder shape four places on from it: with the presets' test below
+    // (distances 0 to 3), 30 of the 36 pairs of a style and a shape are read.
+    for (const [i, pixelStyle] of PIXEL_STYLES.entries())
+      await decodes({
+        pixelStyle,
+        markerShape: MARKER_SHAPES[(i + 4) % MARKER_SHAPES.length],
+        subMarker: 'circle',
+        qrw: 1.5,
+        preset: 'ocean',
+      });
     for (const subMarker of ['square', 'circle', 'box', 'plus', 'random'] as const)
       await decodes({ subMarker, markerShape: 'random', ecl: 'H', content: 'x'.repeat(120) });
   });
@@ -129,7 +139,15 @@ describe('QR art renderer', () => {
 
   it('knows 24 presets, and any other name gives a look of its own', async () => {
     expect(Object.keys(PRESETS)).toHaveLength(24);
-    for (const preset of Object.keys(PRESETS)) await decodes({ preset, qrw: 1.5 });
+    // The pixel styles and finder shapes take turns over the presets, each shape at a distance
+    // of 0 to 3 places from its style.
+    for (const [i, preset] of Object.keys(PRESETS).entries())
+      await decodes({
+        preset,
+        qrw: 1.5,
+        pixelStyle: PIXEL_STYLES[i % PIXEL_STYLES.length],
+        markerShape: MARKER_SHAPES[(i + Math.floor(i / PIXEL_STYLES.length)) % MARKER_SHAPES.length],
+      });
     await decodes({ preset: 'a name of my own', pattern: 'rings' });
   });
 
