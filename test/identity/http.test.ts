@@ -1,11 +1,17 @@
 /**
  * The two identity operations over HTTP on the real server, the real engine (Tesseract) and the
  * local registry, with synthetic cards: results, warnings, portrait similarity, the encryption
- * member both ways, ndjson stages, and what is a 400 rather than a result.
+ * member both ways, ndjson stages, and what is a 400 rather than a result. (A stranger enrolled
+ * under the card's number, answered success with sim below 70, is in other-print.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, encodePng } from '../../src/engines/image-codec.js';
-import { drawPortrait, makeSpecimen, type Specimen } from '../support/idcard-specimen/index.js';
+import {
+  drawPortrait,
+  fictionalPerson,
+  makeSpecimen,
+  type Specimen,
+} from '../support/idcard-specimen/index.js';
 import { loadIdentityKey } from '../../src/providers/identity/identity-key.js';
 import { IdentityRegistry } from '../../src/providers/identity/registry.js';
 import { FieldKeys } from '../../src/providers/identity/field-keys.js';
@@ -24,7 +30,6 @@ describe('identity over HTTP', () => {
   let token: string;
   let registry: IdentityRegistry;
   const clean = makeSpecimen({ seed: 105 });
-  const stranger = makeSpecimen({ seed: 102 });
 
   beforeAll(async () => {
     server = await startServer({ 'identity.workers': 2 });
@@ -38,9 +43,18 @@ describe('identity over HTTP', () => {
   });
   afterAll(() => server.close());
 
-  it('check-1e reads the card and compares its portrait with the enrolled one', async () => {
-    const { status, body } = await server.post(CHECK, { image_url: dataUrl(clean) }, token);
-    expect(status).toBe(200);
+  it('check-1e reads the card and compares its portrait with the enrolled one, its stages streamed as ndjson', async () => {
+    const response = await server.send(CHECK, { image_url: dataUrl(clean) }, token, {
+      accept: 'application/x-ndjson',
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.slice(0, -1).map((l) => l.stage)).toEqual(['fetched', 'recognised', 'compared']);
+    const body = lines.at(-1)!;
     expect(body).toMatchObject({
       result: 'success',
       name: clean.truth.name,
@@ -58,17 +72,6 @@ describe('identity over HTTP', () => {
     expect(body.description).toMatch(/similarity/);
   });
 
-  it('check-1e scores another person under that number below 70', async () => {
-    await registry.enroll({
-      name: stranger.truth.name,
-      id_number: stranger.truth.id_number,
-      portrait: portraitPng(clean.person.portraitSeed),
-    });
-    const { body } = await server.post(CHECK, { image_url: dataUrl(stranger) }, token);
-    expect(body.result).toBe('success');
-    expect(body.sim).toBeLessThan(70);
-  });
-
   it('check-1e answers not_enrolled and no_reference_portrait as results', async () => {
     const unknown = makeSpecimen({ seed: 103 });
     const first = await server.post(CHECK, { image_url: dataUrl(unknown) }, token);
@@ -81,51 +84,36 @@ describe('identity over HTTP', () => {
   });
 
   it('raises the warnings asked for, and only those', async () => {
-    const copy = makeSpecimen({ seed: 105, degradations: ['photocopy'] });
-    const asked = await server.post(
+    // A temporary photocopy fires both of these, asked for in config as a JSON string.
+    const copy = makeSpecimen({ seed: 105, degradations: ['temporary', 'photocopy'] });
+    const both = await server.post(
       CHECK,
       { image_url: dataUrl(copy), config: JSON.stringify({ copy_warn: true, temp_id_warn: true }) },
       token,
     );
-    expect(asked.body).toMatchObject({ result: 'ocr_warning', warnings: 'copy_warn' });
-    expect(asked.body.description).toContain('copy_warn');
-    const silent = await server.post(CHECK, { image_url: dataUrl(copy) }, token);
-    expect(silent.body).toMatchObject({ result: 'success', warnings: '' });
+    expect(both.body).toMatchObject({ result: 'ocr_warning', warnings: 'copy_warn,temp_id_warn' });
+    expect(both.body.description).toContain('copy_warn');
 
-    const temporary = makeSpecimen({ seed: 105, degradations: ['temporary'] });
-    const temp = await server.post(
+    // A blurred temporary card in colour: blur_warn, and neither the temporary card (fired, not
+    // asked for) nor the copy (asked for, not fired).
+    const blurred = makeSpecimen({ seed: 105, degradations: ['temporary', 'blur'] });
+    expect(blurred.truth.warnings).toContain('blur');
+    const blur = await server.post(
       CHECK,
-      { image_url: dataUrl(temporary), config: { temp_id_warn: true } },
+      { image_url: dataUrl(blurred), config: { quality: true, copy_warn: true } },
       token,
     );
-    expect(temp.body).toMatchObject({ result: 'ocr_warning', warnings: 'temp_id_warn' });
-
-    const blurred = makeSpecimen({ seed: 104, degradations: ['blur'] });
-    const blur = await server.post(CHECK, { image_url: dataUrl(blurred), config: { quality: true } }, token);
-    if (blurred.truth.warnings.includes('blur')) {
-      expect(Number(blur.body.quality)).toBeLessThan(50);
-      expect(blur.body.warnings).toBe('blur_warn');
-    } else {
-      expect(Number(blur.body.quality)).toBeGreaterThanOrEqual(50);
-    }
+    expect(Number(blur.body.quality)).toBeLessThan(50);
+    expect(blur.body).toMatchObject({ result: 'ocr_warning', warnings: 'blur_warn' });
   });
 
   it('ocr verifies name and number against the card and the registry', async () => {
+    // Its success, the members of the card all read, is the encrypted request's below.
     const given = { name: clean.truth.name, id_card: clean.truth.id_number, image_url: dataUrl(clean) };
-    const ok = await server.post(OCR, given, token);
-    expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({
-      result: 'success',
-      name: clean.truth.name,
-      id_card: clean.truth.id_number,
-      sex: clean.truth.sex,
-      birth: clean.truth.birth,
-      nation: clean.truth.nation,
-      address: clean.truth.address,
-    });
     const wrongName = await server.post(OCR, { ...given, name: '诸葛亮' }, token);
+    expect(wrongName.status).toBe(200);
     expect(wrongName.body.result).toBe('name_mismatch');
-    const wrongNumber = await server.post(OCR, { ...given, id_card: stranger.truth.id_number }, token);
+    const wrongNumber = await server.post(OCR, { ...given, id_card: fictionalPerson(102).idNumber }, token);
     expect(wrongNumber.body.result).toBe('id_number_mismatch');
     await registry.update(clean.truth.id_number, { name: '另一个' });
     const record = await server.post(OCR, given, token);
@@ -150,13 +138,15 @@ describe('identity over HTTP', () => {
       own,
     );
     expect(status).toBe(200);
-    expect(body.result).toBe('success');
+    // The sex and nation are not sealed.
+    expect(body).toMatchObject({ result: 'success', sex: clean.truth.sex, nation: clean.truth.nation });
     expect(body.name).not.toBe(clean.truth.name);
     expect((body.encryption as { ciphertext_blob: number }[])[0]!.ciphertext_blob).toBe(newest.version);
-    expect(decryptAnswer(body, newest.key)).toMatchObject({
+    expect(decryptAnswer(body, newest.key)).toEqual({
       name: clean.truth.name,
       id_card: clean.truth.id_number,
       birth: clean.truth.birth,
+      address: clean.truth.address,
     });
 
     const check = await server.post(CHECK, { image_url: dataUrl(clean) }, own);
@@ -177,28 +167,21 @@ describe('identity over HTTP', () => {
     expect(tampered.text).toContain('name');
   });
 
-  it('streams the stages as ndjson, the answer last', async () => {
-    const response = await server.send(CHECK, { image_url: dataUrl(clean) }, token, {
-      accept: 'application/x-ndjson',
-    });
-    expect(response.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await response.text())
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.slice(0, -1).map((l) => l.stage)).toEqual(['fetched', 'recognised', 'compared']);
-    expect(lines.at(-1)).toMatchObject({ result: 'success', id_num: clean.truth.id_number });
-  });
-
   it('answers no card, bad images and bad members as they are', async () => {
-    const noise = encodePng({
-      width: 400,
-      height: 300,
-      data: Uint8Array.from({ length: 400 * 300 * 4 }, (_, i) => (i % 4 === 3 ? 255 : (i * 7919) % 251)),
+    // A picture of nothing: smooth colour gradients. (Noise would do as well, but Tesseract takes
+    // seconds over it, reading stray characters in every turn of it.)
+    const [width, height] = [320, 240];
+    const picture = encodePng({
+      width,
+      height,
+      data: Uint8Array.from({ length: width * height * 4 }, (_, i) => {
+        const [x, y, c] = [(i >> 2) % width, Math.floor(i / 4 / width), i % 4];
+        return [60 + x / 2, 110 + y / 3, 170 - x / 4, 255][c]!;
+      }),
     });
     const none = await server.post(
       CHECK,
-      { image_url: `data:image/png;base64,${noise.toString('base64')}` },
+      { image_url: `data:image/png;base64,${picture.toString('base64')}` },
       token,
     );
     expect(none.status).toBe(200);
