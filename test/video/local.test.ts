@@ -227,13 +227,15 @@ describe('/dance/videos on the local engine', () => {
       content: [{ type: 'text', text: 'forest' }],
       frames: 29,
       resolution: '480p',
+      // Square frames, 480×480: the count of frames is what is checked, not their size.
+      ratio: '1:1',
     });
     const framedVideo = await videoStream((framed!.content as { video_url: string }).video_url);
     expect(framedVideo.video.nb_frames).toBe('29');
     expect(framed!.duration).toBeCloseTo(29 / 24, 2);
     const [sounding] = await videos('/dance/videos', {
       model: 'dance-1-5-pro-251215',
-      content: [{ type: 'text', text: 'drums by the fire --dur 2 --rs 480p' }],
+      content: [{ type: 'text', text: 'drums by the fire --dur 2 --rs 480p --rt 1:1' }],
       generate_audio: true,
     });
     expect(
@@ -244,29 +246,32 @@ describe('/dance/videos on the local engine', () => {
 
 describe('/maxi/videos on the local engine', () => {
   it('streams six seconds at 720p, and the director model follows bracketed commands', async () => {
-    // Streamed as ndjson snapshots, the last one terminal.
+    // One render for both: maxi-t2v is streamed to its end in test/tasks/progress.test.ts, and
+    // every maxi model renders at the one size.
+    const image = pngDataUrl(256, 144, (x, y) => [x, y, 128]);
     const response = await server.send(
       '/maxi/videos',
-      { model: 'maxi-t2v', action: 'generate', prompt: 'snow falling on a quiet forest' },
+      {
+        model: 'maxi-i2v-director',
+        action: 'generate',
+        prompt: '[Pan left] a valley [Zoom in]',
+        first_image_url: image,
+      },
       token,
       { accept: 'application/x-ndjson' },
     );
     expect(response.headers.get('content-type')).toContain('application/x-ndjson');
+    // Streamed as ndjson snapshots, the last one terminal.
     const lines = (await response.text())
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { data: Item[] });
     expect(['pending', 'running']).toContain(lines[0]!.data[0]!.state);
-    const item = lines[lines.length - 1]!.data[0];
-    expect(item).toMatchObject({ state: 'succeeded', width: 1280, height: 720, fps: 24, duration: 6 });
-    const image = pngDataUrl(256, 144, (x, y) => [x, y, 128]);
-    const [directed] = await videos('/maxi/videos', {
-      model: 'maxi-i2v-director',
-      action: 'generate',
-      prompt: '[Pan left] a valley [Zoom in]',
-      first_image_url: image,
-    });
+    const directed = lines[lines.length - 1]!.data[0];
+    expect(directed).toMatchObject({ state: 'succeeded', width: 1280, height: 720, fps: 24, duration: 6 });
     expect(directed!.prompt).toBe('[Pan left] a valley [Zoom in]');
-    expect((await videoStream(String(directed!.video_url))).video.codec_name).toBe('h264');
+    const { probed, video } = await videoStream(String(directed!.video_url));
+    expect(video).toMatchObject({ codec_name: 'h264', width: 1280, height: 720, r_frame_rate: '24/1' });
+    expect(Number(probed.format.duration)).toBeCloseTo(6, 1);
   });
 });
