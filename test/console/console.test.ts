@@ -316,6 +316,12 @@ describe('the console in a browser', () => {
       .toBeGreaterThan(500);
 
     await page.getByLabel('Operation').selectOption('/tune/audios');
+    // The starter song, edited in its form to a sung intro and a one-line chorus at the fastest
+    // tempo: about 9 s of music, still longer than the 5 s the player is asked for below.
+    await page
+      .locator('#field-lyric')
+      .fill('[Intro]\nWalking down the river road\n[Chorus]\nHold the light and let it glow');
+    await page.locator('#field-style').fill('folk, acoustic guitar, 200 bpm');
     await page.getByRole('button', { name: 'Run' }).click();
     const tasks = await watchedPage(browser, server.url);
     await tasks.page.context().addCookies(await page.context().cookies());
