@@ -48,9 +48,8 @@ describe('reading clean cards', () => {
   it(
     'reads every field of cards in each typeface, the number, sex and date exactly',
     async () => {
-      const specimens = CARD_FONTS.flatMap((font, f) =>
-        [0, 1].map((k) => makeSpecimen({ seed: 4100 + 2 * f + k, font })),
-      );
+      // One holder per typeface: the other cards of this file are read in typefaces the seeds choose.
+      const specimens = CARD_FONTS.map((font, f) => makeSpecimen({ seed: 4100 + 2 * f, font }));
       let exact = 0;
       const wrong: string[] = [];
       for (const specimen of specimens) {

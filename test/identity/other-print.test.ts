@@ -28,7 +28,7 @@ describe('check-1e on another printer’s cards', () => {
   ];
 
   beforeAll(async () => {
-    server = await startServer({ 'identity.workers': 2 });
+    server = await startServer({ 'identity.workers': 1 });
     token = await server.token();
     const registry = new IdentityRegistry(server.services.db, loadIdentityKey(server.config.identity));
     // The first two enrolled with their own portraits, the third with the first one's.
