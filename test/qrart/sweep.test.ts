@@ -45,7 +45,7 @@ describe('QR art sweep', () => {
       paddingNoise: [[0, 1], 0],
     } as const;
     for (const [option, [values, fallback]] of Object.entries(domains)) {
-      const drawn = new Set(cases.map((c) => c.request[option as keyof typeof domains] ?? fallback));
+      const drawn = new Set<unknown>(cases.map((c) => c.request[option as keyof typeof domains] ?? fallback));
       expect(
         [...values].filter((v) => !drawn.has(v)),
         option,
