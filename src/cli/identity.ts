@@ -9,8 +9,6 @@ import { readFileSync } from 'node:fs';
 import { Command, type Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import { openDatabase, type Db } from '../store/database.js';
-import { parseIdNumber } from '../engines/idcard/index.js';
-import { decodeImage, UnreadableImage } from '../engines/image-codec.js';
 import { loadIdentityKey } from '../providers/identity/identity-key.js';
 import { IdentityRegistry } from '../providers/identity/registry.js';
 import { FieldKeys } from '../providers/identity/field-keys.js';
@@ -53,7 +51,9 @@ function refusedAs(code: ErrorCode, message: string) {
   };
 }
 
-export function checkedNumber(text: string): string {
+/** The number, checked as the card engine checks it; the engine loads with these commands only. */
+export async function checkedNumber(text: string): Promise<string> {
+  const { parseIdNumber } = await import('../engines/idcard/index.js');
   const facts = parseIdNumber(text.trim());
   if (!facts.ok) throw new Error(`--id-number: ${facts.rule}`);
   return facts.number;
@@ -66,10 +66,11 @@ export function checkedName(text: string): string {
   return name;
 }
 
-/** A portrait file: a PNG or JPEG image, kept as it is. */
-export function portraitFile(path: string): Buffer {
+/** A portrait file: a PNG or JPEG image, kept as it is. Its decoders load with the first one. */
+export async function portraitFile(path: string): Promise<Buffer> {
   const bytes = readFileSync(path);
   if (bytes.length > PORTRAIT_BYTES) throw new Error(`--portrait: ${path} is larger than 5 MB`);
+  const { decodeImage, UnreadableImage } = await import('../engines/image-codec.js');
   try {
     decodeImage(bytes, PORTRAIT_PIXELS);
   } catch (error) {
@@ -94,8 +95,8 @@ export function identityCommands(configOption: () => Option): Command {
     .action(async (flags) => {
       const record = {
         name: checkedName(flags.name),
-        id_number: checkedNumber(flags.idNumber),
-        ...(flags.portrait ? { portrait: portraitFile(flags.portrait) } : {}),
+        id_number: await checkedNumber(flags.idNumber),
+        ...(flags.portrait ? { portrait: await portraitFile(flags.portrait) } : {}),
       };
       await withRegistry(flags.config, ({ admin }) =>
         admin
@@ -114,13 +115,13 @@ export function identityCommands(configOption: () => Option): Command {
     .option('--portrait <file>', 'the new reference portrait (PNG or JPEG)')
     .option('--no-portrait', 'remove the reference portrait')
     .action(async (flags) => {
-      const number = checkedNumber(flags.idNumber);
+      const number = await checkedNumber(flags.idNumber);
       // commander: --no-portrait sets portrait to false; --portrait FILE sets the path.
       const portrait =
         flags.portrait === false
           ? null
           : typeof flags.portrait === 'string'
-            ? portraitFile(flags.portrait)
+            ? await portraitFile(flags.portrait)
             : undefined;
       const name = flags.name === undefined ? undefined : checkedName(flags.name);
       if (name === undefined && portrait === undefined)
@@ -140,7 +141,7 @@ export function identityCommands(configOption: () => Option): Command {
     .addOption(configOption())
     .requiredOption('--id-number <number>', 'the enrolled ID number')
     .action(async (flags) => {
-      const number = checkedNumber(flags.idNumber);
+      const number = await checkedNumber(flags.idNumber);
       await withRegistry(flags.config, ({ registry, admin }) =>
         admin
           .remove(registry.idOf(number), CLI)

@@ -3,12 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, type Option } from 'commander';
 import { loadConfig } from '../config/index.js';
-import { SearchIndex } from '../engines/searchindex/index.js';
-import { ingest, type Progress } from './search-ingest.js';
+import type { SearchIndex } from '../engines/searchindex/index.js';
+import type { Progress } from './search-ingest.js';
 
-function openIndex(configFile: string | undefined, path: string | undefined): SearchIndex {
+/** The index; its engine loads with these commands only, so that the others start sooner. */
+async function openIndex(configFile: string | undefined, path: string | undefined): Promise<SearchIndex> {
   const file = path ?? loadConfig({ file: configFile }).search.index_path;
   mkdirSync(dirname(file), { recursive: true });
+  const { SearchIndex } = await import('../engines/searchindex/index.js');
   return new SearchIndex(file);
 }
 
@@ -53,13 +55,14 @@ export function searchCommands(configOption: () => Option): Command {
     .action(async (paths: string[], options: { config?: string; index?: string; baseUrl?: string }) => {
       if (options.baseUrl && !/^https?:\/\//.test(options.baseUrl))
         throw new Error(`--base-url: ${options.baseUrl} is not an http(s) URL`);
-      const index = openIndex(options.config, options.index);
+      const index = await openIndex(options.config, options.index);
       if (index.removedDocuments > 0)
         process.stderr.write(
           `removed ${index.removedDocuments} documents that an earlier version linked by file:// URLs, its own kept files or other than http(s); index their folders again\n`,
         );
       const started = Date.now();
       try {
+        const { ingest } = await import('./search-ingest.js');
         const result = await ingest(index, paths, {
           baseUrl: options.baseUrl,
           onProgress: progressReporter(started),
@@ -86,8 +89,8 @@ export function searchCommands(configOption: () => Option): Command {
     .addOption(configOption())
     .option('--index <file>', 'the index file (default: search.index_path)')
     .option('--json', 'print JSON')
-    .action((options: { config?: string; index?: string; json?: boolean }) => {
-      const index = openIndex(options.config, options.index);
+    .action(async (options: { config?: string; index?: string; json?: boolean }) => {
+      const index = await openIndex(options.config, options.index);
       try {
         const stats = index.stats();
         if (options.json) {

@@ -14,6 +14,11 @@ const ajv = new Ajv({
   removeAdditional: false,
   verbose: true,
   strict: false,
+  // Ajv's optimising pass over the code it generates makes no validation measurably faster
+  // (about 2 µs for a chat request either way) but doubles the compiling: 0.5 s of CPU instead of
+  // 0.25 for the operations' schemas, 0.12 s instead of 0.07 for the configuration's, which every
+  // command and every server start pays.
+  code: { optimize: false },
 });
 ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
 
