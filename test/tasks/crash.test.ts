@@ -1,5 +1,5 @@
 /**
- * The server is killed with SIGKILL while 200 tasks are in flight, then started again: every task
+ * The server is killed with SIGKILL while 100 tasks are in flight, then started again: every task
  * reaches a terminal state, every callback arrives at least once, and no credit is lost or
  * charged twice. Submissions cut off by the kill are sent again with their idempotency key.
  */
@@ -17,7 +17,9 @@ import { Tokens } from '../../src/accounts/tokens.js';
 import { freePort } from '../support/server.js';
 import { startProcess } from '../support/processes.js';
 
-const TASKS = 200;
+const TASKS = 100;
+/** Submissions 10 ms apart and the kill half-way, 0.5 s in: tasks are live and some still unsent. */
+const SPACING_MS = 10;
 const PRICE = 10;
 const START_CREDITS = 5000;
 
@@ -92,11 +94,11 @@ describe('crash recovery', () => {
     const ids = new Map<number, string>();
     const first = Array.from({ length: TASKS }, (_, i) => i);
     const firstRound = first.map(async (i) => {
-      await new Promise((r) => setTimeout(r, i * 5));
+      await new Promise((r) => setTimeout(r, i * SPACING_MS));
       const id = await submit(i);
       if (id) ids.set(i, id);
     });
-    await new Promise((r) => setTimeout(r, TASKS * 2.5));
+    await new Promise((r) => setTimeout(r, (TASKS * SPACING_MS) / 2));
     child.kill('SIGKILL');
     await Promise.all(firstRound);
     const answeredBeforeKill = ids.size;
