@@ -5,11 +5,14 @@ SHELL := /bin/bash
 PORT ?= 8080
 # Toolchain for the native modules (better-sqlite3 compiles with node-gyp) and for the OCR server
 # (native/ocr-server.cpp, against libtesseract); zbarimg, a third QR decoder the tests read
-# artistic codes with; nginx, which the tests put in front of the server with deploy/nginx.conf.
-DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core nginx
+# artistic codes with; nginx, which the tests put in front of the server with deploy/nginx.conf;
+# fluidsynth and the MuseScore General soundfont, the music engine's instruments.
+DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core nginx fluidsynth musescore-general-soundfont-small
 OCR_SERVER := dist/native/ocr-server
 # mallopt and malloc_trim for `serve` and `worker` (native/malloc.c), against the running Node's headers.
 MALLOC_ADDON := dist/native/malloc.node
+SOUNDFONT_SF3 := /usr/share/sounds/sf3/MuseScore_General_Lite.sf3
+SOUNDFONT := dist/soundfont/MuseScore_General.sf2
 NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '../../include/node')")
 STAMP := node_modules/.installed
 # better-sqlite3's addon, compiled from SQLite's source by its install script (no prebuilt binary
@@ -44,7 +47,7 @@ $(SQLITE_ADDON): $(STAMP)
 
 deps: $(STAMP)
 
-build: deps $(SQLITE_ADDON) $(OCR_SERVER) $(MALLOC_ADDON) $(CONSOLE) compile
+build: deps $(SQLITE_ADDON) $(OCR_SERVER) $(MALLOC_ADDON) $(CONSOLE) $(SOUNDFONT) compile
 
 # The TypeScript of src/ into dist/, types stripped file by file (scripts/compile.mjs, esbuild):
 # a second, where tsc took half a minute; `make typecheck` checks the types.
@@ -53,6 +56,14 @@ compile: deps
 
 $(CONSOLE): $(STAMP) $(CONSOLE_SOURCES)
 	npm run console:build
+
+# The soundfont Debian ships compressed (SF3), decompressed once so that FluidSynth reads only the
+# samples a part plays (src/engines/audio/synth/fluidsynth.ts).
+$(SOUNDFONT): $(SOUNDFONT_SF3) scripts/soundfont.mjs | $(STAMP)
+	node scripts/soundfont.mjs $(SOUNDFONT_SF3) $@
+
+$(SOUNDFONT_SF3):
+	@$(MAKE) --no-print-directory debian
 
 # Tesseract kept loaded for the ID card reader (without it, the reader runs the Tesseract CLI).
 $(OCR_SERVER): native/ocr-server.cpp

@@ -2,5 +2,6 @@
 import { serveMethods } from '../worker-methods.js';
 import { UnreadableAudio } from './ffmpeg.js';
 import * as jobs from './jobs.js';
+import { InstrumentsMissing } from './synth/fluidsynth.js';
 
-serveMethods(jobs, { UnreadableAudio });
+serveMethods(jobs, { UnreadableAudio, InstrumentsMissing });

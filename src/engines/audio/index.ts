@@ -1,6 +1,8 @@
 /** The local music engine: composing, separating, singing and mastering songs; ffmpeg for files. */
 // ffmpeg itself runs in the pool's steps (files.ts); callers tell its refusals apart.
 export { UnreadableAudio } from './ffmpeg.js';
+// The instruments' player or soundfont is not installed: the message names the Debian package.
+export { InstrumentsMissing } from './synth/fluidsynth.js';
 // The steps the pool runs on its worker threads, as a type (`StepRunner<typeof steps>`).
 export type * as steps from './jobs.js';
 export type { Analysis, Stems, Take } from './jobs.js';

@@ -92,30 +92,34 @@ function levelled(plan: SongPlan, stems: Stems, level?: number): Take {
 const STEMS_SHARE = 0.6;
 
 /** The plan's stems, telling the caller which stem is rendering: vocals are sung, the rest played. */
-function rendered(plan: SongPlan): Stems {
+async function rendered(plan: SongPlan): Promise<Stems> {
   const onStem = (name: string, index: number, count: number) =>
     reportProgress((STEMS_SHARE * index) / count, name === 'vocals' ? 'sing' : 'compose');
-  const { stems } = renderSong(plan, { onStem });
+  const { stems } = await renderSong(plan, { onStem });
   reportProgress(STEMS_SHARE, 'mix');
   return bandLimited(stems);
 }
 
 /** A song, or a part of one (`spec.base`) at that song's `level`. */
-export function compose(spec: SongSpec, level?: number): Take {
+export async function compose(spec: SongSpec, level?: number): Promise<Take> {
   const plan = planSong(spec);
-  return levelled(plan, rendered(plan), level);
+  return levelled(plan, await rendered(plan), level);
 }
 
 /** A second take of a song: `varyPlan` decides how far it strays. */
-export function vary(plan: SongPlan, amount: 'subtle' | 'normal' | 'high', seed: number): Take {
+export async function vary(
+  plan: SongPlan,
+  amount: 'subtle' | 'normal' | 'high',
+  seed: number,
+): Promise<Take> {
   const varied = varyPlan(plan, amount, seed);
-  return levelled(varied, rendered(varied));
+  return levelled(varied, await rendered(varied));
 }
 
 /** The same melody and words in another style. */
-export function recompose(plan: SongPlan, spec: RestyleSpec): Take {
+export async function recompose(plan: SongPlan, spec: RestyleSpec): Promise<Take> {
   const restyled = restyle(plan, spec);
-  return levelled(restyled, rendered(restyled));
+  return levelled(restyled, await rendered(restyled));
 }
 
 /** −14 LUFS, true peak under the ceiling, gentle EQ: planned on the mix, applied to each stem. */

@@ -4,10 +4,11 @@
  */
 import { scriptNextTo, StepPool } from '../worker-pool.js';
 import { UnreadableAudio } from './ffmpeg.js';
+import { InstrumentsMissing } from './synth/fluidsynth.js';
 import type * as jobs from './jobs.js';
 
 export class AudioPool extends StepPool<typeof jobs> {
   constructor(size: number) {
-    super(scriptNextTo(import.meta.url, 'audio-worker'), size, { UnreadableAudio });
+    super(scriptNextTo(import.meta.url, 'audio-worker'), size, { UnreadableAudio, InstrumentsMissing });
   }
 }

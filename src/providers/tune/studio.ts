@@ -4,6 +4,7 @@
  */
 import {
   durationOf,
+  InstrumentsMissing,
   UnreadableAudio,
   type Analysis,
   type AudioPool,
@@ -14,7 +15,7 @@ import {
   type Voice,
 } from '../../engines/audio/index.js';
 import type { StepRunner } from '../../engines/worker-pool.js';
-import { badRequest } from '../../errors.js';
+import { badRequest, ServiceError } from '../../errors.js';
 import type { Job } from '../index.js';
 import { stableSeed, stableUuid } from '../ids.js';
 import { followed, Parts } from '../progress.js';
@@ -71,6 +72,23 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const MADE = 0.45;
 const PUBLISHED = 0.98;
 
+/**
+ * The engine's steps, where a missing instrument package is a 503 naming it (the operator's to
+ * install, not the client's fault) rather than a fault of ours.
+ */
+function unavailableWhenMissing(runner: StepRunner<typeof steps>): StepRunner<typeof steps> {
+  const missing = (error: unknown): never => {
+    if (error instanceof InstrumentsMissing)
+      throw new ServiceError('busy', `music is unavailable: ${error.message}`);
+    throw error;
+  };
+  return {
+    size: runner.size,
+    run: (step, ...args) => runner.run(step, ...args).catch(missing),
+    runWith: (options, step, ...args) => runner.runWith(options, step, ...args).catch(missing),
+  };
+}
+
 /** The stage of each engine step until it reports its own (a render says when it sings). */
 const STAGES: Partial<Record<keyof typeof steps, string>> = {
   compose: 'compose',
@@ -105,7 +123,7 @@ export class Studio {
   ) {
     this.work = new Parts(job, 0, MADE);
     this.publishing = new Parts(job, MADE, PUBLISHED);
-    this.engine = followed(pool, this.work, (step) => STAGES[step] ?? 'mix');
+    this.engine = unavailableWhenMissing(followed(pool, this.work, (step) => STAGES[step] ?? 'mix'));
     this.input = job.input;
     this.model = text(job.input.model) || DEFAULT_MODEL;
     this.seed = stableSeed(job.taskId);

@@ -8,7 +8,7 @@ import { hashOf } from '../../random.js';
 import type { PlanPart, SongPlan } from './song-plan.js';
 import { secondsAt } from './grid.js';
 import { chordIntervals, pc, type Quality } from './theory.js';
-import type { NoteEvent } from '../synth/generators.js';
+import type { NoteEvent } from '../synth/instruments.js';
 import type { InstrumentName } from './vocabulary.js';
 
 /** Where each instrument's chords and lines sit, as a MIDI note. */

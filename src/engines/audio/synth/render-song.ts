@@ -124,31 +124,30 @@ function place(mono: Float32Array, pan: number, gain: number, plan: SongPlan): P
 }
 
 /**
- * Renders a plan's stems (all of them, or only those named in `parts`), each `plan.duration` long;
- * `onStem` hears of each stem as its rendering starts.
+ * Renders a plan's stems (all of them, or only those named in `parts`), each `plan.duration` long,
+ * side by side (the instruments are played by their own processes); `onStem` hears of each stem
+ * as its rendering starts.
  */
-export function renderSong(
+export async function renderSong(
   plan: SongPlan,
   options: { parts?: string[]; onStem?: (name: string, index: number, count: number) => void } = {},
-): { stems: Record<string, Pcm>; duration: number } {
+): Promise<{ stems: Record<string, Pcm>; duration: number }> {
   const rate = SAMPLE_RATE;
   const frames = Math.round(plan.duration * rate);
   const names = stemNames(plan);
   const shares = names.map((name) => shareOf(plan, name));
-  const stems: Record<string, Pcm> = {};
   const rendering = names.filter((name) => !options.parts || options.parts.includes(name));
-  for (const [index, name] of rendering.entries()) {
+  const stem = async (name: string, index: number): Promise<Pcm> => {
     options.onStem?.(name, index, rendering.length);
     const share = shareOf(plan, name);
     if (name === DRUMS) {
       // The kit is already spread across the field: each side keeps its own image.
-      const [left, right] = renderDrums(plan, frames, rate).channels as [Float32Array, Float32Array];
+      const [left, right] = (await renderDrums(plan, frames, rate)).channels as [Float32Array, Float32Array];
       const [l, r] = [measure(left), measure(right)];
       const gain =
         gainFor(Math.hypot(l.rms, r.rms) / Math.SQRT2, Math.max(l.peak, r.peak), share, shares) / Math.SQRT2;
       const scaledRight = place(right, 1, gain, plan).channels[1]!;
-      stems[name] = { rate, channels: [place(left, -1, gain, plan).channels[0]!, scaledRight] };
-      continue;
+      return { rate, channels: [place(left, -1, gain, plan).channels[0]!, scaledRight] };
     }
     let mono: Float32Array;
     let pan = 0;
@@ -160,14 +159,18 @@ export function renderSong(
     } else {
       const part = plan.parts.find((p) => p.name === name)!;
       const options = { rate, seed: plan.seed, brightness: plan.brightness, weirdness: plan.weirdness };
-      mono = renderInstrument(part.name, part.variant, partEvents(plan, part), frames, options);
+      mono = await renderInstrument(part, partEvents(plan, part), frames, options);
       pan = part.pan;
     }
     const { rms, peak } = measure(mono);
     // Constant-power panning: the louder side carries up to √2 times the mono peak.
     const angle = ((pan + 1) * Math.PI) / 4;
     const side = Math.SQRT2 * Math.max(Math.cos(angle), Math.sin(angle));
-    stems[name] = place(mono, pan, gainFor(rms, peak * side, share, shares), plan);
-  }
-  return { stems, duration: plan.duration };
+    return place(mono, pan, gainFor(rms, peak * side, share, shares), plan);
+  };
+  const rendered = await Promise.all(rendering.map(stem));
+  return {
+    stems: Object.fromEntries(rendering.map((name, i) => [name, rendered[i]!])),
+    duration: plan.duration,
+  };
 }
