@@ -1,14 +1,15 @@
 /**
  * /tune/audios generation over HTTP on the local audio engine: two items per generation with
  * every Music item field, an MP3 whose duration ffprobe confirms, a cover PNG and a music video
- * (H.264 and AAC); description mode; instrumental; the ndjson stream of snapshots; bad input.
+ * (H.264 and AAC); instrumental; the ndjson stream of snapshots, of songs made in description
+ * mode; bad input.
  */
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError } from '../support/expect.js';
-import { startServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { download, durationOf, probe } from '../support/media-probe.js';
-import { dataUrl, SHORT_LYRIC, tune, uploadedSong } from './music.js';
+import { dataUrl, type Item, musicServer, SHORT_LYRIC, tune, uploadedSong } from './music.js';
 
 // Each request renders, encodes and stores whole songs: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -17,7 +18,7 @@ let server: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await musicServer();
   token = await server.token();
 });
 afterAll(() => server.close());
@@ -28,8 +29,10 @@ describe('/tune/audios generate', () => {
       action: 'generate',
       custom: true,
       title: 'River Road',
-      // A quick tempo: seven bars of the short lyric last about 12 s.
-      style: 'folk, acoustic guitar, 150 bpm',
+      // The engine's quickest tempo: seven bars of the short lyric last about 10 s.
+      style: 'folk, acoustic guitar, 200 bpm',
+      // The guitar alone: every part of a band is rendered, encoded and kept on its own.
+      style_negative: 'bass, drums',
       lyric: SHORT_LYRIC,
       vocal_gender: 'f',
       model: 'tune-v4-5',
@@ -39,7 +42,7 @@ describe('/tune/audios generate', () => {
     for (const item of items) {
       expect(item).toMatchObject({
         title: 'River Road',
-        style: 'folk, acoustic guitar, 150 bpm',
+        style: 'folk, acoustic guitar, 200 bpm',
         lyric: SHORT_LYRIC,
         model: 'tune-v4-5',
       });
@@ -59,27 +62,17 @@ describe('/tune/audios generate', () => {
     expect(a!.equals(b!)).toBe(false);
   });
 
-  it('derives title, style and lyrics from a description', async () => {
-    // "short": a verse and a chorus, not the whole form (the lyric writer's own test covers both);
-    // at 200 bpm they last about 29 s.
-    const prompt = 'a short happy pop song at 200 bpm about summer at the beach';
-    const items = await tune(server, token, { action: 'generate', prompt });
-    for (const item of items) {
-      expect(item.title.length).toBeGreaterThan(0);
-      expect(item.style).toContain('happy');
-      expect(item.lyric).toMatch(/\[(Verse|Chorus)/);
-      expect(item.prompt).toBe(prompt);
-    }
-  });
-
   it('leaves the vocal out of an instrumental', async () => {
     // An instrumental takes its whole form (41 or 57 bars): three beats a bar at 200 bpm make it
-    // 38 or 53 s, where four at 80 bpm made it two or three minutes.
+    // 38 or 53 s, where four at 80 bpm made it two or three minutes. The piano alone plays it
+    // (every part is rendered, kept and read back on its own: the whole band cost twice the CPU).
     const [song] = await tune(server, token, {
       action: 'generate',
       custom: true,
       instrumental: true,
       style: 'lofi piano waltz, 200 bpm',
+      style_negative: 'drums, bass, pad',
+      style_influence: 1,
       lyric: SHORT_LYRIC,
     });
     expect(song!.lyric).toBe('');
@@ -87,25 +80,29 @@ describe('/tune/audios generate', () => {
     expect(stems.map((s) => s.title)).toEqual([expect.stringContaining('(Instrumental)')]);
   });
 
-  it('streams snapshots as ndjson, the last one terminal', async () => {
-    const response = await server.send(
-      '/tune/audios',
-      { action: 'generate', custom: true, style: 'rock, 180 bpm', lyric: SHORT_LYRIC },
-      token,
-      {
-        accept: 'application/x-ndjson',
-      },
-    );
+  it('streams snapshots as ndjson, the last one terminal, of songs derived from a description', async () => {
+    // "short": a verse and a chorus, not the whole form (the lyric writer's own test covers both);
+    // at 200 bpm they last about 29 s.
+    const prompt = 'a short happy pop song at 200 bpm about summer at the beach';
+    // The words are what is checked: a piano alone accompanies them.
+    const body = { action: 'generate', prompt, style_negative: 'drums, bass, pad' };
+    const response = await server.send('/tune/audios', body, token, { accept: 'application/x-ndjson' });
     expect(response.headers.get('content-type')).toContain('application/x-ndjson');
     const lines = (await response.text())
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { data: { state: string; audio_url?: string }[] });
+      .map((line) => JSON.parse(line) as { data: Item[] });
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(['pending', 'running']).toContain(lines[0]!.data[0]!.state);
     const last = lines[lines.length - 1]!;
     expect(last.data.map((item) => item.state)).toEqual(['succeeded', 'succeeded']);
-    expect(last.data[0]!.audio_url).toMatch(/\.mp3$/);
+    for (const item of last.data) {
+      expect(item.audio_url).toMatch(/\.mp3$/);
+      expect(item.title.length).toBeGreaterThan(0);
+      expect(item.style).toContain('happy');
+      expect(item.lyric).toMatch(/\[(Verse|Chorus)/);
+      expect(item.prompt).toBe(prompt);
+    }
   });
 
   it('names the field of bad input', async () => {
