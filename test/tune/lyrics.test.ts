@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-openai.js';
-import { startServer, type TestServer } from '../support/server.js';
-import { tune } from './music.js';
+import type { TestServer } from '../support/server.js';
+import { musicServer, tune } from './music.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
@@ -15,7 +15,7 @@ let token: string;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream('lyrics');
-  server = await startServer({
+  server = await musicServer({
     channels: [
       {
         name: 'lyrics',
@@ -34,8 +34,11 @@ afterAll(async () => {
   await upstream.close();
 });
 
-/** Short songs at a quick tempo: the lyrics are what is checked, and shorter songs render sooner. */
-const STYLE = 'piano, 200 bpm';
+/**
+ * Short songs at a quick tempo on a piano alone: the lyrics are what is checked, and shorter
+ * songs with fewer parts (each rendered, encoded and kept on its own) render sooner.
+ */
+const STYLE = { style: 'piano, 200 bpm', style_negative: 'drums, bass, pad', style_influence: 1 };
 const WRITTEN = '[Intro]\nRain on the window pane\nSoft and slow again\n[Chorus]\nLet it fall';
 
 describe('lyrics for lyric_prompt', () => {
@@ -44,7 +47,7 @@ describe('lyrics for lyric_prompt', () => {
     const items = await tune(server, token, {
       custom: true,
       lyric_prompt: { prompt: 'rain at night' },
-      style: STYLE,
+      ...STYLE,
     });
     for (const item of items) expect(item.lyric).toBe(WRITTEN);
     const asked = upstream.received.at(-1)!.body;
@@ -58,7 +61,7 @@ describe('lyrics for lyric_prompt', () => {
     const items = await tune(server, token, {
       custom: true,
       lyric_prompt: 'a short song about rain at night',
-      style: STYLE,
+      ...STYLE,
     });
     expect(items[0]!.lyric).toMatch(/^\[Verse\]/);
     expect(items[0]!.lyric).not.toBe(WRITTEN);

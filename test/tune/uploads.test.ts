@@ -4,9 +4,9 @@
  * of its own until separation takes it apart.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { decode, download, residualDb, sum } from '../support/media-probe.js';
-import { dataUrl, tune, uploadedSong } from './music.js';
+import { dataUrl, musicServer, tune, uploadedSong } from './music.js';
 
 // Each request renders, encodes and stores whole songs: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -15,7 +15,7 @@ let server: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await musicServer();
   token = await server.token();
 });
 afterAll(() => server.close());
@@ -28,7 +28,9 @@ describe('/tune/audios on uploaded music', () => {
       action: 'upload_extend',
       audio_url: upload,
       continue_at: 3,
+      // A synth lead alone: every part of a band is rendered, encoded and kept on its own.
       style: 'electronic',
+      style_negative: 'drums, bass, pad, bells',
     });
     // Without words, an extension is an instrumental of 30 s.
     expect(extension!.lyric).toBe('');

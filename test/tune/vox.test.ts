@@ -107,7 +107,9 @@ describe('/tune/personas', () => {
       action: 'artist_consistency',
       persona_id: persona.persona_id,
       custom: true,
-      style: 'rock, 160 bpm',
+      // The voice is what is checked: at the quickest tempo, a guitar alone accompanies it.
+      style: 'rock, 200 bpm',
+      style_negative: 'drums, bass, organ, strings, piano',
       lyric: SHORT_LYRIC,
     });
     expect(items).toHaveLength(2);
@@ -137,7 +139,8 @@ describe('/tune/personas', () => {
       action: 'artist_consistency_vox',
       persona_id: persona.persona_id,
       custom: true,
-      style: 'soul, 160 bpm',
+      style: 'soul, 200 bpm',
+      style_negative: 'drums, bass, pad, organ, strings',
       lyric: SHORT_LYRIC,
     });
     expect(items).toHaveLength(2);
