@@ -190,9 +190,11 @@ describe('probes of the local engines', () => {
     const path = process.env.PATH;
     try {
       process.env.PATH = '/nonexistent';
+      // Limits against a hang, not timings: a probe spawns ffmpeg, slow on a loaded machine.
       await until(
         'the video engine is disabled',
         async () => (await stateOf(server, 'local:clip')) === 'auto_disabled',
+        20_000,
       );
       const token = await server.token();
       const refused = await server.post(
@@ -205,7 +207,11 @@ describe('probes of the local engines', () => {
     } finally {
       process.env.PATH = path;
     }
-    await until('the video engine is enabled', async () => (await stateOf(server, 'local:clip')) === 'ok');
+    await until(
+      'the video engine is enabled',
+      async () => (await stateOf(server, 'local:clip')) === 'ok',
+      20_000,
+    );
     const reason = alerts.find((a) => a.data.channel === 'local:clip' && a.data.to === 'auto_disabled');
     // ffmpeg and ffprobe are checked side by side: whichever fails first is named.
     expect(reason?.data.reason).toMatch(/ff(mpeg|probe) does not run: ENOENT/);
