@@ -32,10 +32,17 @@ export interface Played {
 /** FluidSynth's output level: float samples do not clip, and each stem is levelled afterwards. */
 const GAIN = 0.5;
 
-function run(args: string[], signal?: AbortSignal): Promise<void> {
+function run(args: string[], seconds: number, signal?: AbortSignal): Promise<void> {
+  // A bound on the render: faster than real time by far, so a player still running after a
+  // minute plus twice the music's length is stuck, and is stopped before it fills the disk.
+  const timeout = 60_000 + 2_000 * seconds;
   return new Promise((resolve, reject) => {
-    execFile('fluidsynth', args, { signal }, (error, _stdout, stderr) => {
+    execFile('fluidsynth', args, { signal, timeout, killSignal: 'SIGKILL' }, (error, _stdout, stderr) => {
       if (!error) return resolve();
+      if (error.killed && !signal?.aborted)
+        return reject(
+          new Error(`fluidsynth did not finish a ${seconds.toFixed(1)} s part within ${timeout / 1000} s`),
+        );
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         return reject(
           new InstrumentsMissing(`fluidsynth is not installed (Debian package ${PLAYER_PACKAGE})`),
@@ -68,6 +75,7 @@ export async function play(
         SOUNDFONT,
         midi,
       ],
+      frames / rate,
       signal,
     );
     const bytes = await readFile(raw);

@@ -56,7 +56,12 @@ export function midiFile(events: readonly MidiEvent[], seconds: number): Uint8Ar
     last = tick;
   }
   const end = Math.max(last, Math.round(seconds * 1000));
-  track.push(...variableLength(end - last), 0xff, 0x2f, 0);
+  // Every channel silenced at the end (all sound off, all notes off): a voice left sounding, a
+  // looped sample whose note was cut short, would otherwise keep the renderer going for ever.
+  track.push(...variableLength(end - last));
+  for (let channel = 0; channel < 16; channel += 1)
+    track.push(...(channel === 0 ? [] : [0]), 0xb0 | channel, 120, 0, 0, 0xb0 | channel, 123, 0);
+  track.push(0, 0xff, 0x2f, 0);
   const header = [
     0x4d,
     0x54,
