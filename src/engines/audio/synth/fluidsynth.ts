@@ -35,7 +35,7 @@ const GAIN = 0.5;
 function run(args: string[], seconds: number, signal?: AbortSignal): Promise<void> {
   // A bound on the render: faster than real time by far, so a player still running after a
   // minute plus twice the music's length is stuck, and is stopped before it fills the disk.
-  const timeout = 60_000 + 2_000 * seconds;
+  const timeout = Math.ceil(60_000 + 2_000 * seconds);
   return new Promise((resolve, reject) => {
     execFile('fluidsynth', args, { signal, timeout, killSignal: 'SIGKILL' }, (error, _stdout, stderr) => {
       if (!error) return resolve();
