@@ -3,7 +3,7 @@
  * MuseScore General (MIT) by FluidSynth (Debian's `fluidsynth`), one process a part, from a MIDI
  * file into 32-bit float stereo. The soundfont Debian ships (`musescore-general-soundfont-small`)
  * is compressed (SF3); `make build` decompresses it once into dist/soundfont (scripts/soundfont.mjs)
- * so that a part loads only the samples it plays, from disk, in about a tenth of a second, where
+ * so that a part loads only the samples it plays, from disk, in about a fifth of a second, where
  * decoding them from SF3 took seconds a part. Effects are off: the engine's mastering shapes the mix.
  */
 import { execFile } from 'node:child_process';
