@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatCompletion, ChatCompletionChunk } from '../../src/contract/chat.js';
 import { LocalLlm, LocalLlmError } from '../../src/engines/llm/index.js';
-import { listenToLlamaLogs } from '../../src/engines/llm/runtime.js';
+import { Grammars } from '../../src/engines/llm/grammars.js';
+import { listenToLlamaLogs, llamaRuntime } from '../../src/engines/llm/runtime.js';
 import type {
   ChatCompletion as Completion,
   ChatMessage,
@@ -309,6 +310,21 @@ describe('LocalLlm: structured output', () => {
       expect(answer.choices[0]?.finish_reason).toBe('stop');
       matches(schema, JSON.parse(answer.choices[0]?.message.content ?? ''));
     }
+  });
+
+  it('writes numbers a schema admits: integers without an exponent, numbers finite', async () => {
+    const grammar = await new Grammars(await llamaRuntime()).forSchema(
+      { type: 'object', properties: { n: { type: 'integer' }, x: { type: 'number' } } },
+      'response_format.json_schema.schema',
+    );
+    // The whole answer, as sampling ends it (the grammar's closing newlines included).
+    const admits = (text: string) =>
+      (grammar as unknown as { _testText(text: string): boolean })._testText(`${text}\n\n\n\n`);
+    expect(admits('{"n": 12, "x": -1.5e-3}')).toBe(true);
+    expect(admits('{"n": 5e-1, "x": 1}')).toBe(false);
+    expect(admits('{"n": 5e3, "x": 1}')).toBe(false);
+    expect(admits('{"n": 1, "x": 1e999}')).toBe(false);
+    expect(admits('{"n": 1, "x": 1e99}')).toBe(true);
   });
 
   it('refuses a schema a grammar cannot enforce, naming the member', async () => {
