@@ -12,7 +12,7 @@ OCR_SERVER := dist/native/ocr-server
 # mallopt and malloc_trim for `serve` and `worker` (native/malloc.c), against the running Node's headers.
 MALLOC_ADDON := dist/native/malloc.node
 SOUNDFONT_SF3 := /usr/share/sounds/sf3/MuseScore_General_Lite.sf3
-SOUNDFONT := dist/soundfont/MuseScore_General.sf2
+SOUNDFONT := dist/soundfont
 NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '../../include/node')")
 STAMP := node_modules/.installed
 # better-sqlite3's addon, compiled from SQLite's source by its install script (no prebuilt binary
@@ -57,9 +57,9 @@ compile: deps
 $(CONSOLE): $(STAMP) $(CONSOLE_SOURCES)
 	npm run console:build
 
-# The soundfont Debian ships compressed (SF3), decompressed once so that FluidSynth reads only the
-# samples a part plays (src/engines/audio/synth/fluidsynth.ts).
-$(SOUNDFONT): $(SOUNDFONT_SF3) scripts/soundfont.mjs | $(STAMP)
+# The soundfont Debian ships compressed (SF3), decompressed once into a file per preset the band
+# plays, so that FluidSynth loads only the samples of a part's preset (src/engines/audio/synth/fluidsynth.ts).
+$(SOUNDFONT): $(SOUNDFONT_SF3) scripts/soundfont.mjs src/engines/audio/synth/general-midi.ts | $(STAMP)
 	node scripts/soundfont.mjs $(SOUNDFONT_SF3) $@
 
 $(SOUNDFONT_SF3):

@@ -60,7 +60,8 @@ export async function renderDrums(plan: SongPlan, frames: number, rate = SAMPLE_
   const drums = plan.drums;
   if (!drums) return { rate, channels: [new Float32Array(frames), new Float32Array(frames)] };
   const random = seeded(hashOf(`drums:${drums.kit}`, plan.seed));
-  const midi: MidiEvent[] = [{ seconds: 0, type: 'program', channel: PERCUSSION, program: KITS[drums.kit] }];
+  const kit = KITS[drums.kit];
+  const midi: MidiEvent[] = [{ seconds: 0, type: 'program', channel: PERCUSSION, program: kit }];
   const hit = (drum: Drum, beat: number, velocity: number) => {
     // A drummer's few milliseconds either side of the grid, and a little less or more force.
     const seconds = Math.max(0, secondsAt(plan, beat) + (random() - 0.5) * 0.004);
@@ -114,7 +115,7 @@ export async function renderDrums(plan: SongPlan, frames: number, rate = SAMPLE_
       }
     }
   });
-  const { left, right } = await play(midi, frames, rate);
+  const { left, right } = await play({ kit: true, program: kit }, midi, frames, rate);
   // Lo-fi drums are the room kit, dulled as a worn tape would.
   if (drums.kit === 'lofi')
     for (const channel of [left, right]) filter(channel, biquad('lowpass', 4500, rate));

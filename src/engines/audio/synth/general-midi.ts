@@ -18,15 +18,32 @@ const PROGRAMS: Record<InstrumentName, Record<string, number> & { default: numbe
   flute: { default: 73, concert: 73 },
 };
 
+const DISTORTION_GUITAR = 30;
+
 /** The program a part plays; a power-chord guitar is the distortion guitar. */
 export function programOf(name: InstrumentName, variant: string, role?: string): number {
-  if (name === 'guitar' && role === 'power') return 30;
+  if (name === 'guitar' && role === 'power') return DISTORTION_GUITAR;
   const programs = PROGRAMS[name];
   return programs[variant] ?? programs.default;
 }
 
 /** The soundfont's drum kits (programs of the percussion bank). */
 export const KITS: Record<Kit, number> = { acoustic: 0, electronic: 24, '808': 25, lofi: 8, brush: 40 };
+
+/**
+ * Every preset the band can play, melodic programs and kits: `make build` writes a soundfont file
+ * for each (scripts/soundfont.mjs), and a part loads only its own.
+ */
+export function playedPresets(): { melodic: number[]; kits: number[] } {
+  const melodic = new Set([
+    DISTORTION_GUITAR,
+    ...Object.values(PROGRAMS).flatMap((programs) => Object.values(programs)),
+  ]);
+  return {
+    melodic: [...melodic].sort((a, b) => a - b),
+    kits: [...new Set(Object.values(KITS))].sort((a, b) => a - b),
+  };
+}
 
 export type Drum =
   'kick' | 'snare' | 'clap' | 'hat' | 'open' | 'ride' | 'crash' | 'rim' | 'tomHigh' | 'tomLow';

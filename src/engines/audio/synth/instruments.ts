@@ -61,7 +61,7 @@ export async function renderInstrument(
       { seconds: event.start + event.duration, type: 'off', channel, key: event.midi },
     );
   });
-  const { left, right } = await play(midi, frames, rate);
+  const { left, right } = await play({ kit: false, program }, midi, frames, rate);
   // The part is placed in the stereo field by the mix (render-song.ts): its own image is folded.
   for (let i = 0; i < frames; i += 1) left[i] = 0.5 * (left[i]! + right[i]!);
   return filter(left, biquad('lowpass', 4000 + 12000 * brightness, rate, 0.6));
