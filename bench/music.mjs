@@ -5,23 +5,25 @@
 // so the cost of everything around composition (encoding, cover, video, storage) shows as a ratio.
 // Then the signal processing that edits use, alone in this thread: a pitch track of a minute of
 // voice-range tone and a time-stretch of 30 s of stereo.
-// Usage: npm run build && node bench/music.mjs [--runs 3]
+// With --baseline DIR (the dist/ of another build, e.g. made by bench/baseline.sh REF), the same
+// generations also run on a server of that build, in turns with this one, for a ratio in one run.
+// Usage: npm run build && node bench/music.mjs [--runs 3] [--baseline DIR]
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../dist/config/index.js';
-import { buildApp } from '../dist/http/app.js';
-import { closeServices, openServices, startWorkers } from '../dist/services.js';
 import { compose } from '../dist/engines/audio/jobs.js';
 import { voiceFor } from '../dist/engines/audio/voice/singer.js';
 import { pitchTrack } from '../dist/engines/audio/analysis/pitch.js';
 import { timeStretch } from '../dist/engines/audio/dsp/stretch.js';
 import { freePort, machine, saveReport } from './common.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, baseline: { type: 'string' } },
+});
 const RUNS = Number(values.runs);
-const TARGET_GENERATE_SECONDS = 10;
+const TARGET_GENERATE_SECONDS = 8;
 const TARGET_VOX_REALTIME = 20;
 
 // Four sung lines at 128 BPM: about 30 s with intro and outro.
@@ -30,28 +32,46 @@ const LYRIC =
   '[Chorus]\nWe are young and we are gold\nDancing till the night is old';
 const STYLE = 'synth pop, 128 bpm, drums, bass, piano';
 
-const port = await freePort();
-const config = loadConfig({
-  env: {},
-  overrides: { port, data_dir: mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'log.level': 'silent' },
-});
-const services = await openServices(config);
-const app = await buildApp(services);
-await startWorkers(services);
-const base = await app.listen({ port, host: '127.0.0.1' });
-const { secret } = await services.tokens.create({ name: 'bench' });
-
-async function post(path, body) {
-  const started = process.hrtime.bigint();
-  const response = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
-    body: JSON.stringify(body),
+/** A server of the build in `dist` (a URL of its folder), on its defaults, with a credited token. */
+async function startServer(dist) {
+  const at = (path) => new URL(path, dist).href;
+  const { loadConfig } = await import(at('config/index.js'));
+  const { buildApp } = await import(at('http/app.js'));
+  const { closeServices, openServices, startWorkers } = await import(at('services.js'));
+  const port = await freePort();
+  const config = loadConfig({
+    env: {},
+    overrides: { port, data_dir: mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'log.level': 'silent' },
   });
-  const answer = await response.json();
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return { answer, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  const services = await openServices(config);
+  const app = await buildApp(services);
+  await startWorkers(services);
+  const base = await app.listen({ port, host: '127.0.0.1' });
+  const { secret } = await services.tokens.create({ name: 'bench', credits: 1_000_000 });
+  return {
+    async post(path, body) {
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json();
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
+      return { answer, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+    },
+    async close() {
+      await app.close();
+      await closeServices(services);
+    },
+  };
 }
+
+const current = await startServer(new URL('../dist/', import.meta.url));
+const baseline = values.baseline
+  ? await startServer(pathToFileURL(`${resolve(values.baseline)}/`))
+  : undefined;
+const post = (path, body) => current.post(path, body);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const generation = (seed) => ({
@@ -64,9 +84,18 @@ const generation = (seed) => ({
 
 // Warm-up: worker threads start and load the engine.
 await post('/tune/audios', generation(0));
+await baseline?.post('/tune/audios', generation(0));
 
-const rows = { generate: [], vox: [], remaster: [] };
+const rows = { generate: [], vox: [], remaster: [], baseline: [] };
 for (let run = 1; run <= RUNS; run += 1) {
+  if (baseline) {
+    const before = await baseline.post('/tune/audios', generation(run));
+    const songs = before.answer.data;
+    rows.baseline.push({
+      seconds: before.seconds,
+      audio: songs.reduce((sum, song) => sum + song.duration, 0),
+    });
+  }
   const made = await post('/tune/audios', generation(run));
   const songs = made.answer.data;
   const audio = songs.reduce((sum, song) => sum + song.duration, 0);
@@ -83,7 +112,7 @@ for (let run = 1; run <= RUNS; run += 1) {
   const started = process.hrtime.bigint();
   let audio = 0;
   for (const seed of [run, run + 1]) {
-    const { plan } = compose({
+    const { plan } = await compose({
       seed,
       style: STYLE,
       lyric: LYRIC,
@@ -118,8 +147,8 @@ for (let run = 1; run <= RUNS; run += 1) {
   dsp.stretch.push({ seconds: Number(process.hrtime.bigint() - started) / 1e9, audio: 30 });
 }
 
-await app.close();
-await closeServices(services);
+await current.close();
+await baseline?.close();
 
 const summary = (name, list, note) => {
   const seconds = median(list.map((r) => r.seconds));
@@ -134,6 +163,7 @@ const summary = (name, list, note) => {
 };
 const table = [
   summary('generate (2 songs, HTTP)', rows.generate, 'MP3, cover, video, stems kept'),
+  ...(baseline ? [summary('generate, baseline build', rows.baseline, values.baseline)] : []),
   summary('compose only (2 songs, engine)', engine, 'plan + render, one thread'),
   summary('vox (HTTP)', rows.vox, 'decode, separate, MP3'),
   summary('remaster (HTTP)', rows.remaster, 'stems decoded, mastered, re-encoded'),
@@ -141,14 +171,20 @@ const table = [
   summary('time-stretch ×1.1 (engine)', dsp.stretch, '30 s stereo, one thread'),
 ];
 console.table(table);
-const [generate, composeOnly, vox, remaster] = table;
+const [generate] = table;
+const [composeOnly, vox, remaster] = table.slice(baseline ? 2 : 1);
 // Two songs of 30 s: the measured wall time scaled to exactly 60 s of audio.
 const twoThirtySecondSongs = +((generate.wall_s * 60) / generate.audio_s).toFixed(2);
+const baselineRow = baseline ? table[1] : undefined;
+const baselineSongs = baselineRow ? +((baselineRow.wall_s * 60) / baselineRow.audio_s).toFixed(2) : undefined;
 const overhead = +(generate.wall_s / composeOnly.wall_s).toFixed(2);
 console.log(
   `two 30 s songs: ${twoThirtySecondSongs} s (target ≤ ${TARGET_GENERATE_SECONDS} s: ${twoThirtySecondSongs <= TARGET_GENERATE_SECONDS ? 'met' : 'missed'}); ` +
     `vox ×${vox.realtime} real time (target ≥ ${TARGET_VOX_REALTIME}: ${vox.realtime >= TARGET_VOX_REALTIME ? 'met' : 'missed'}); ` +
-    `HTTP generate / engine compose: ×${overhead}`,
+    `HTTP generate / engine compose: ×${overhead}` +
+    (baselineSongs
+      ? `; baseline build: two 30 s songs ${baselineSongs} s (this build ×${(twoThirtySecondSongs / baselineSongs).toFixed(2)})`
+      : ''),
 );
 
 saveReport('music', {
@@ -164,6 +200,7 @@ saveReport('music', {
   result: {
     table,
     two_30s_songs_s: twoThirtySecondSongs,
+    ...(baseline ? { baseline: values.baseline, baseline_two_30s_songs_s: baselineSongs } : {}),
     http_generate_over_engine_compose: overhead,
     remaster_realtime: remaster.realtime,
     runs: { ...rows, ...dsp },
