@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
-import { SHORT_LYRIC } from '../tune/music.js';
+import { ONE_LINE_LYRIC, QUICK_STYLE } from '../support/quick-song.js';
 
 // A song and a six-second video are made whole: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -21,7 +21,8 @@ let server: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  // One song and one video at a time: one engine thread each, loaded once.
+  server = await startServer({ 'music.workers': 1, 'video.workers': 1 });
   token = await server.token();
 });
 afterAll(() => server.close());
@@ -71,7 +72,7 @@ function checkProgress(lines: Line[]): string[] {
 
 describe('progress of long tasks', () => {
   it('a song goes through composing, mixing, encoding and its music video', async () => {
-    const body = { action: 'generate', custom: true, style: 'rock, 150 bpm', lyric: SHORT_LYRIC };
+    const body = { action: 'generate', custom: true, style: QUICK_STYLE, lyric: ONE_LINE_LYRIC };
     const lines = await stream('/tune/audios', body, async () => {});
     // Stages that last longer than the reports' interval are always seen; shorter ones may not be.
     expect(checkProgress(lines)).toEqual(expect.arrayContaining(['compose', 'mix', 'encode', 'render']));
