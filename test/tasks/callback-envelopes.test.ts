@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
-import { SHORT_LYRIC } from '../tune/music.js';
+import { ONE_LINE_LYRIC, QUICK_STYLE } from '../support/quick-song.js';
 
 // Each success makes a whole song or video: seconds of work, more on a loaded machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -49,7 +49,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  server = await startServer({ 'outbound.allow_cidrs': ['127.0.0.1/32'], 'callbacks.poll_ms': 50 });
+  // One song and one video at a time: one engine thread each, loaded once.
+  server = await startServer({
+    'outbound.allow_cidrs': ['127.0.0.1/32'],
+    'callbacks.poll_ms': 50,
+    'music.workers': 1,
+    'video.workers': 1,
+  });
   const created = await server.services.tokens.create({ name: 'envelopes' });
   token = created.secret;
   secret = created.token.webhookSecret;
@@ -113,8 +119,8 @@ describe('callback bodies', () => {
       callback('/tune/audios', {
         action: 'generate',
         custom: true,
-        style: 'rock, 150 bpm',
-        lyric: SHORT_LYRIC,
+        style: QUICK_STYLE,
+        lyric: ONE_LINE_LYRIC,
       }),
       callback('/tune/audios', { action: 'extend', audio_id: 'no-such-audio', continue_at: 3 }),
     ]);
@@ -151,9 +157,11 @@ describe('callback bodies', () => {
   it('/dance/videos', async () => {
     const model = 'dance-1-0-lite-i2v-250428';
     const [dance, broken] = await Promise.all([
+      // The fewest frames (29, 1.2 s) at the smallest size (480×480) dance allows.
       callback('/dance/videos', {
         model: 'dance-1-0-lite-t2v-250428',
-        content: [{ type: 'text', text: 'a red kite --rs 480p --dur 2' }],
+        content: [{ type: 'text', text: 'a red kite --rs 480p --rt 1:1' }],
+        frames: 29,
       }),
       callback('/dance/videos', {
         model,
