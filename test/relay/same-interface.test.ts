@@ -21,10 +21,10 @@ import { download, durationOf, probe } from '../support/media-probe.js';
 import { ndjsonLines, pollTask } from '../support/poll.js';
 import { decodeWithJsqr } from '../support/qr-decoders.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
-import { SHORT_LYRIC } from '../tune/music.js';
+import { ONE_LINE_LYRIC, QUICK_STYLE } from '../support/quick-song.js';
 
-// Songs are made whole by the upstream (short ones, at quick tempi): seconds of work each, more on a
-// loaded machine.
+// Songs are made whole by the upstream (one sung line at a quick tempo): seconds of work each, more
+// on a loaded machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 90_000 });
 
 const BIN = resolve('bin/switchyard');
@@ -58,7 +58,8 @@ beforeAll(async () => {
   const config = join(dir, 'switchyard.yaml');
   writeFileSync(
     config,
-    `port: ${port}\ndata_dir: ${dir}\npublic_base_url: ${upstreamBase}\nlog:\n  level: warn\n`,
+    // One song at a time: one engine thread, loaded once.
+    `port: ${port}\ndata_dir: ${dir}\npublic_base_url: ${upstreamBase}\nlog:\n  level: warn\nmusic:\n  workers: 1\n`,
   );
   const env = { ...process.env, SWITCHYARD_CONFIG: config };
   upstreamToken = (await run(BIN, ['token', 'create', '--name', 'relay'], { env })).stdout.trim();
@@ -140,7 +141,7 @@ describe('music through a same-interface upstream', () => {
   it('answers a waited generation with the upstream’s songs under the first instance’s task id', async () => {
     const answer = await first.post(
       '/tune/audios',
-      { action: 'generate', custom: true, lyric: SHORT_LYRIC, style: 'folk, 150 bpm', title: 'River Road' },
+      { action: 'generate', custom: true, lyric: ONE_LINE_LYRIC, style: QUICK_STYLE, title: 'River Road' },
       token,
     );
     expect(answer.status, answer.text).toBe(200);
@@ -167,7 +168,7 @@ describe('music through a same-interface upstream', () => {
     expect(made?.request).toMatchObject({
       action: 'generate',
       custom: true,
-      lyric: SHORT_LYRIC,
+      lyric: ONE_LINE_LYRIC,
       async: true,
     });
   });
@@ -200,8 +201,8 @@ describe('music through a same-interface upstream', () => {
     const { taskId, delivery } = await calledBack('/tune/audios', {
       action: 'generate',
       custom: true,
-      lyric: SHORT_LYRIC,
-      style: 'pop, 160 bpm',
+      lyric: ONE_LINE_LYRIC,
+      style: QUICK_STYLE,
     });
     const record = await first.post('/tune/tasks', { action: 'retrieve', id: taskId }, token);
     expect(record.body.state).toBe('succeeded');
