@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-openai.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
-import { SHORT_LYRIC } from '../tune/music.js';
+import { ONE_LINE_LYRIC, QUICK_STYLE } from '../support/quick-song.js';
 
 vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
@@ -72,6 +72,11 @@ beforeAll(async () => {
       `public_base_url: ${base}`,
       'log:',
       '  level: warn',
+      // One song and one video at a time: one engine thread each, loaded once.
+      'music:',
+      '  workers: 1',
+      'video:',
+      '  workers: 1',
       'channels:',
       `  - { name: chat, capability: chat, type: openai-compatible, base_url: "${chat.baseUrl}" }`,
       '',
@@ -141,7 +146,7 @@ describe('an origin channel', () => {
     const from = seen.length;
     const answer = await first.post(
       '/tune/audios',
-      { action: 'generate', model: 'tune-v4', custom: true, lyric: SHORT_LYRIC, style: 'folk' },
+      { action: 'generate', model: 'tune-v4', custom: true, lyric: ONE_LINE_LYRIC, style: QUICK_STYLE },
       token,
     );
     expect(answer.status, answer.text).toBe(200);
@@ -159,7 +164,9 @@ describe('an origin channel', () => {
       '/dance/videos',
       {
         model: 'dance-1-0-lite-t2v-250428',
-        content: [{ type: 'text', text: 'a red balloon --dur 2' }],
+        // The smallest video dance makes: 480×480, 29 frames.
+        content: [{ type: 'text', text: 'a red balloon --rt 1:1' }],
+        frames: 29,
       },
       token,
     );
