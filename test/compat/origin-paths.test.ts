@@ -12,7 +12,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-openai.js'
 import { expectError } from '../support/expect.js';
 import { pollTask } from '../support/poll.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { SHORT_LYRIC } from '../tune/music.js';
+import { ONE_LINE_LYRIC, QUICK_STYLE } from '../support/quick-song.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 
@@ -32,6 +32,9 @@ beforeAll(async () => {
     ],
     'outbound.allow_cidrs': ['127.0.0.1/32'],
     'callbacks.poll_ms': 50,
+    // One song and one video at a time: one engine thread each, loaded once.
+    'music.workers': 1,
+    'video.workers': 1,
   });
   token = await server.token();
 });
@@ -118,8 +121,8 @@ describe('origin paths', () => {
         action: 'generate',
         model: 'chirp-v4',
         custom: true,
-        lyric: SHORT_LYRIC,
-        style: 'folk, 150 bpm',
+        lyric: ONE_LINE_LYRIC,
+        style: QUICK_STYLE,
         audio_urls: [],
         negative_tags: 'metal',
         duration: 30,
@@ -170,7 +173,8 @@ describe('origin paths', () => {
         callback_url: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`,
         content: [{ type: 'text', text: 'a red balloon over a field' }],
         ratio: '16:9',
-        duration: 2,
+        // The fewest frames dance makes (29, 1.2 s).
+        frames: 29,
         generate_audio: false,
         return_last_frame: false,
         execution_expires_after: 172800,
@@ -190,7 +194,8 @@ describe('origin paths', () => {
     // The hailuo SDK sends no model: the origin's default, minimax-t2v, is what each line names.
     const response = await server.send(
       '/hailuo/videos',
-      { action: 'generate', prompt: 'a paper boat' },
+      // No word the engine draws: the plainest scene, where a boat brings water and waves to render.
+      { action: 'generate', prompt: 'a paper lantern' },
       token,
       {
         accept: 'application/x-ndjson',
@@ -285,7 +290,9 @@ describe('a synchronous wait that runs out', () => {
   let waiting: TestServer;
   let key: string;
   beforeAll(async () => {
-    waiting = await startServer({ 'limits.sync_wait_seconds': 1 });
+    // One video at a time: the second request waits in the queue rather than rendering beside the
+    // first, which is as good for a 504 after a second.
+    waiting = await startServer({ 'limits.sync_wait_seconds': 1, 'video.workers': 1 });
     key = await waiting.token();
   });
   afterAll(async () => {
