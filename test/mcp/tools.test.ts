@@ -25,7 +25,7 @@ import { writeTinyGguf } from '../support/tiny-gguf.js';
 import { decodeWithJsqr } from '../support/qr-decoders.js';
 import { drawPortrait, makeSpecimen } from '../support/idcard-specimen/index.js';
 import { download, probe } from '../support/media-probe.js';
-import { SHORT_LYRIC } from '../tune/music.js';
+import { ONE_LINE_LYRIC, QUICK_STYLE } from '../support/quick-song.js';
 import { call, connect, linksOf, textOf } from './support.js';
 
 // A song and three short videos are made whole: seconds of work each, more on a loaded machine.
@@ -48,6 +48,10 @@ beforeAll(async () => {
   const modelPath = await writeTinyGguf(dir);
   server = await startServer({
     'search.index_path': indexPath,
+    // One engine thread for music and one for video, each loaded once: the song is one, and the
+    // three videos made at once are small.
+    'music.workers': 1,
+    'video.workers': 1,
     channels: [
       {
         name: 'tiny',
@@ -164,7 +168,7 @@ describe('task tools', () => {
     const result = await call(
       client,
       'music',
-      { action: 'generate', custom: true, style: 'rock, 150 bpm', lyric: SHORT_LYRIC },
+      { action: 'generate', custom: true, style: QUICK_STYLE, lyric: ONE_LINE_LYRIC },
       { onprogress: (step) => steps.push(step) },
     );
     expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
@@ -200,7 +204,8 @@ describe('task tools', () => {
       }),
       call(client, 'dance_video', {
         model: 'dance-1-0-lite-t2v-250428',
-        content: [{ type: 'text', text: 'neon city at night --rs 480p --rt 1:1 --dur 2' }],
+        content: [{ type: 'text', text: 'neon city at night --rs 480p --rt 1:1' }],
+        frames: 29,
       }),
       call(client, 'maxi_video', { model: 'maxi-t2v', action: 'generate', prompt: 'waves on a quiet shore' }),
     ]);
@@ -223,7 +228,8 @@ describe('cancellation', () => {
     const running = call(
       paying,
       'clip_video',
-      { action: 'text2video', prompt: 'a long slow pan over hills', duration: 10 },
+      // The smallest clip (720×720, 5 s), still seconds of rendering after the first step.
+      { action: 'text2video', prompt: 'a long slow pan over hills', aspect_ratio: '1:1' },
       {
         signal: abort.signal,
         // The first step past queued: the engine has the task.
@@ -257,7 +263,9 @@ describe('a client that goes away', () => {
     const tokenId = (await server.services.tokens.list()).find((t) => t.name === 'mcp-leaving')!.id;
     const body = {
       model: 'dance-1-0-lite-t2v-250428',
-      content: [{ type: 'text', text: 'a kite over dunes --rs 480p --rt 1:1 --dur 2' }],
+      content: [{ type: 'text', text: 'a kite over dunes --rs 480p --rt 1:1' }],
+      // The fewest frames dance makes (1.2 s): the client leaves at the first step past queued.
+      frames: 29,
     };
     let left: Promise<void> | undefined;
     const running = call(leaving, 'dance_video', body, {
