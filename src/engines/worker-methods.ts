@@ -5,10 +5,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { parentPort } from 'node:worker_threads';
 import { buffersOf } from './transferables.js';
-import type { ErrorClasses, Reply, StepProgress } from './worker-pool.js';
+import type { ErrorClasses, Order, Reply, StepProgress } from './worker-pool.js';
 
-/** The progress of the call a method runs for, told to its caller. */
-const calling = new AsyncLocalStorage<(progress: StepProgress) => void>();
+/** The call a method runs for: where its progress goes, and whether its caller gave up. */
+interface Call {
+  report: (progress: StepProgress) => void;
+  signal: AbortSignal;
+}
+
+const calling = new AsyncLocalStorage<Call>();
+
+/** The running calls by id, to stop one when its caller gives up. */
+const running = new Map<number, AbortController>();
 
 /** Reports closer than this are not worth a message: a render reports every frame. */
 const MESSAGE_STEP = 0.01;
@@ -18,7 +26,15 @@ const MESSAGE_STEP = 0.01;
  * pool's worker (a method called directly) nobody listens, and it does nothing.
  */
 export function reportProgress(fraction: number, stage: string): void {
-  calling.getStore()?.({ fraction, stage });
+  calling.getStore()?.report({ fraction, stage });
+}
+
+/**
+ * Aborted when the caller of the running method gives up (a cancelled or expired task): a method
+ * that can stop part way passes it on. Outside a pool's worker there is none.
+ */
+export function callSignal(): AbortSignal | undefined {
+  return calling.getStore()?.signal;
 }
 
 function reporterFor(id: number): (progress: StepProgress) => void {
@@ -39,17 +55,27 @@ function kindOf(error: unknown, errors: ErrorClasses): string {
 }
 
 export function serveMethods(methods: Record<string, Method>, errors: ErrorClasses = {}): void {
-  parentPort?.on('message', async ({ id, method, args }: { id: number; method: string; args: never[] }) => {
+  parentPort?.on('message', async (order: Order) => {
+    const { id } = order;
+    if ('cancel' in order) {
+      running.get(id)?.abort(new Error('the caller gave up'));
+      return;
+    }
+    const stop = new AbortController();
+    running.set(id, stop);
     let reply: Reply;
     try {
-      const run = methods[method];
-      if (!run) throw new Error(`no worker method ${method}`);
+      const run = methods[order.method];
+      if (!run) throw new Error(`no worker method ${order.method}`);
       // A method may be asynchronous (one that drives ffmpeg, say): its result is awaited.
-      const result: unknown = await calling.run(reporterFor(id), () => run(...args));
+      const call = { report: reporterFor(id), signal: stop.signal };
+      const result: unknown = await calling.run(call, () => run(...(order.args as never[])));
       parentPort?.postMessage({ id, result } satisfies Reply, [...buffersOf(result, new Set())]);
       return;
     } catch (error) {
       reply = { id, error: { kind: kindOf(error, errors), message: (error as Error).message } };
+    } finally {
+      running.delete(id);
     }
     parentPort?.postMessage(reply);
   });

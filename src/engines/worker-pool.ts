@@ -27,6 +27,7 @@ interface Pending {
   reject: (error: Error) => void;
   onProgress?: (progress: StepProgress) => void;
   move: boolean;
+  signal?: AbortSignal;
 }
 
 /** How a step runs: who hears its progress, and whether its arguments move to the worker. */
@@ -38,7 +39,15 @@ export interface RunOptions {
    * must not read them again.
    */
   move?: boolean;
+  /**
+   * The caller gives up: a call still waiting for a worker is dropped at once, and a running one
+   * is told to stop (its method stops where it reads `callSignal()`) and fails when it has.
+   */
+  signal?: AbortSignal;
 }
+
+/** What a pool tells a worker: run a method, or stop the call it runs. */
+export type Order = { id: number; method: string; args: unknown[] } | { id: number; cancel: true };
 
 /** A worker's message about a call: its progress while it runs, then its result or its error. */
 export type Reply =
@@ -89,18 +98,43 @@ export class WorkerPool {
   }
 
   call<T>(method: string, args: unknown[], options: RunOptions = {}): Promise<T> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise((resolve, reject) => {
-      this.queue.push({
+      const onAbort = () => this.cancel(call);
+      const settled = () => signal?.removeEventListener('abort', onAbort);
+      const call: Pending = {
         id: this.next++,
         method,
         args,
-        resolve: resolve as (value: unknown) => void,
-        reject,
+        resolve: (value) => {
+          settled();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
         onProgress: options.onProgress,
         move: options.move ?? false,
-      });
+        signal,
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(call);
       this.dispatch();
     });
+  }
+
+  /** A call given up: out of the queue if it waits there, else its worker told to stop it. */
+  private cancel(call: Pending): void {
+    const waiting = this.queue.indexOf(call);
+    if (waiting >= 0) {
+      this.queue.splice(waiting, 1);
+      call.reject(call.signal?.reason as Error);
+      return;
+    }
+    for (const [worker, running] of this.busy)
+      if (running === call) worker.postMessage({ id: call.id, cancel: true } satisfies Order);
   }
 
   async close(): Promise<void> {
@@ -123,7 +157,7 @@ export class WorkerPool {
       worker.ref();
       const moved = call.move ? [...buffersOf(call.args, new Set())] : [];
       try {
-        worker.postMessage({ id: call.id, method: call.method, args: call.args }, moved);
+        worker.postMessage({ id: call.id, method: call.method, args: call.args } satisfies Order, moved);
       } catch (error) {
         // Arguments that cannot be copied (a function, say) fail their call, not the worker.
         this.busy.delete(worker);

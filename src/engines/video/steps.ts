@@ -8,15 +8,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Canvas } from '../canvas.js';
 import { decodeImage, encodePng } from '../image-codec.js';
-import { reportProgress } from '../worker-methods.js';
+import { callSignal, reportProgress } from '../worker-methods.js';
 import { decodeFrames } from './decode.js';
 import { renderVideo as render } from './render.js';
 import { run, VideoToolError, withTemp } from './tools.js';
 import type { ReferenceVideo, RenderedVideo, VideoSpec } from './types.js';
 
-/** A render, telling its caller how many of its frames are painted and encoded. */
+/** A render, telling its caller how many of its frames are painted and encoded; it stops if the caller gives up. */
 export function renderVideo(spec: VideoSpec): Promise<RenderedVideo> {
-  return render(spec, undefined, (painted, frames) => reportProgress(painted / frames, 'render'));
+  return render(spec, callSignal(), (painted, frames) => reportProgress(painted / frames, 'render'));
 }
 
 /** A PNG or JPEG of at most `maxPixels`, as a canvas; `UnreadableImage` says what is wrong with it. */

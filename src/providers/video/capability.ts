@@ -97,6 +97,8 @@ export class VideoCapability implements Capability {
         onProgress: (progress) =>
           job.advance(RENDER_FROM + (RENDERED - RENDER_FROM) * progress.fraction, progress.stage),
         move: true,
+        // A cancelled or expired task stops painting and encoding, and frees its thread.
+        signal: job.signal,
       },
       'renderVideo',
       spec,
