@@ -1,9 +1,10 @@
 /**
  * Festival (Debian's `festival`, with the diphone voice `festvox-kallpc16k` and the CMU and POS
  * lexicons) sings SINGING documents into waves. One Festival process renders several phrases in
- * turn, because starting one (loading the voice and lexicons) costs more CPU than singing a
- * phrase; a song's phrases are shared among as many processes as there are cores, and no more
- * than that run at once in this thread. Each process is stopped if it outlives a generous bound.
+ * turn, because starting one (loading the voice and lexicons, about 0.2 s) costs more than
+ * singing a phrase; a song's phrases are shared among as many processes as there are cores, and
+ * no more than that run at once in this thread. Each process is stopped if it outlives a
+ * generous bound.
  */
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -104,7 +105,9 @@ function festival(script: string, seconds: number, signal?: AbortSignal): Promis
   return new Promise((resolve, reject) => {
     execFile(
       'festival',
-      ['--batch', script],
+      // Festival's default heap (10 million cells) takes a second to allocate at every start;
+      // a million cells hold a phrase of 300 words.
+      ['--heap', '1000000', '--batch', script],
       { signal, timeout, killSignal: 'SIGKILL' },
       (error, _stdout, stderr) => {
         const problem = /SIOD ERROR|unbound variable|can't open|not found/i.exec(stderr)
