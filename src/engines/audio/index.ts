@@ -3,6 +3,8 @@
 export { UnreadableAudio } from './ffmpeg.js';
 // The instruments' player or soundfont is not installed: the message names the Debian package.
 export { InstrumentsMissing } from './synth/fluidsynth.js';
+// Festival, which sings English words, or its voice is not installed: the message names the packages.
+export { VoiceMissing } from './voice/festival.js';
 // The steps the pool runs on its worker threads, as a type (`StepRunner<typeof steps>`).
 export type * as steps from './jobs.js';
 export type { Analysis, Stems, Take } from './jobs.js';

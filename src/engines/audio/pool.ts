@@ -5,10 +5,15 @@
 import { scriptNextTo, StepPool } from '../worker-pool.js';
 import { UnreadableAudio } from './ffmpeg.js';
 import { InstrumentsMissing } from './synth/fluidsynth.js';
+import { VoiceMissing } from './voice/festival.js';
 import type * as jobs from './jobs.js';
 
 export class AudioPool extends StepPool<typeof jobs> {
   constructor(size: number) {
-    super(scriptNextTo(import.meta.url, 'audio-worker'), size, { UnreadableAudio, InstrumentsMissing });
+    super(scriptNextTo(import.meta.url, 'audio-worker'), size, {
+      UnreadableAudio,
+      InstrumentsMissing,
+      VoiceMissing,
+    });
   }
 }

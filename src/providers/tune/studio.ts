@@ -6,6 +6,7 @@ import {
   durationOf,
   InstrumentsMissing,
   UnreadableAudio,
+  VoiceMissing,
   type Analysis,
   type AudioPool,
   type Pcm,
@@ -73,12 +74,12 @@ const MADE = 0.45;
 const PUBLISHED = 0.98;
 
 /**
- * The engine's steps, where a missing instrument package is a 503 naming it (the operator's to
- * install, not the client's fault) rather than a fault of ours.
+ * The engine's steps, where a missing instrument or voice package is a 503 naming it (the
+ * operator's to install, not the client's fault) rather than a fault of ours.
  */
 function unavailableWhenMissing(runner: StepRunner<typeof steps>): StepRunner<typeof steps> {
   const missing = (error: unknown): never => {
-    if (error instanceof InstrumentsMissing)
+    if (error instanceof InstrumentsMissing || error instanceof VoiceMissing)
       throw new ServiceError('busy', `music is unavailable: ${error.message}`);
     throw error;
   };

@@ -70,16 +70,24 @@ const base = (char: string): string => char.normalize('NFD')[0]!.toLowerCase();
 
 /** The syllables of a line of text, in order; punctuation, emoji and symbols are dropped. */
 export function syllables(line: string): string[] {
-  const out: string[] = [];
+  return lineWords(line).flat();
+}
+
+/**
+ * The sung words of a line, each as its syllables: a CJK character or a digit is a word of its
+ * own. A singer that says whole words finds here where one word ends and the next begins.
+ */
+export function lineWords(line: string): string[][] {
+  const out: string[][] = [];
   let word = '';
   const flush = () => {
-    if (word !== '') out.push(...splitWord(word));
+    if (word !== '') out.push(splitWord(word));
     word = '';
   };
   for (const char of line.normalize('NFC')) {
-    if (CJK.test(char)) {
+    if (CJK.test(char) || /\p{N}/u.test(char)) {
       flush();
-      out.push(char);
+      out.push([char]);
     } else if (
       LETTER.test(char) ||
       (MARK.test(char) && word !== '') ||
@@ -87,9 +95,6 @@ export function syllables(line: string): string[] {
       char === '’'
     ) {
       word += char === '’' ? "'" : char;
-    } else if (/\p{N}/u.test(char)) {
-      flush();
-      out.push(char);
     } else {
       flush();
     }

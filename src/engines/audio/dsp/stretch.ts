@@ -130,7 +130,7 @@ const kernel = Float64Array.from({ length: KERNEL_ZEROS * KERNEL_RESOLUTION + 2 
  * long, by band-limited interpolation: when reading faster, the kernel widens to cut what would
  * otherwise fold back under the new Nyquist frequency.
  */
-function resampled(samples: Float32Array, step: number, length: number): Float32Array {
+export function resampled(samples: Float32Array, step: number, length: number): Float32Array {
   const out = new Float32Array(length);
   // Under the Nyquist frequency by the kernel's transition band, so little folds back.
   const cutoff = Math.min(1, 1 / step) * 0.9;

@@ -10,7 +10,7 @@ import { renderDrums } from './drums.js';
 import { renderInstrument } from './instruments.js';
 import { SAMPLE_RATE, type Pcm } from '../dsp/pcm.js';
 import type { SongPlan } from '../compose/plan.js';
-import { sing } from '../voice/singer.js';
+import { singVocalLine } from '../voice/vocal-line.js';
 
 const VOCALS = 'vocals';
 const DRUMS = 'drums';
@@ -152,10 +152,7 @@ export async function renderSong(
     let mono: Float32Array;
     let pan = 0;
     if (name === VOCALS) {
-      const notes = plan.melody.flatMap((n) =>
-        n.text === null ? [] : [{ start: n.start, duration: n.duration, midi: n.midi, text: n.text }],
-      );
-      mono = sing(notes, plan.voice, frames, rate, plan.seed);
+      mono = await singVocalLine(plan, frames, rate);
     } else {
       const part = plan.parts.find((p) => p.name === name)!;
       const options = { rate, seed: plan.seed, brightness: plan.brightness, weirdness: plan.weirdness };
