@@ -4,6 +4,7 @@ import { biquad, filter } from '../../src/engines/audio/dsp/biquad.js';
 import { fft, hann } from '../../src/engines/signal/index.js';
 import { SAMPLE_RATE, frames, rms, type Pcm } from '../../src/engines/audio/dsp/pcm.js';
 import { parseLyrics, syllables } from '../../src/engines/audio/compose/lyrics.js';
+import { pitchTrack } from '../../src/engines/audio/analysis/pitch.js';
 import { styleFromPrompt, titleFrom, writeLyrics } from '../../src/engines/audio/compose/lyric-writer.js';
 import { readStyle, styleWords } from '../../src/engines/audio/compose/style.js';
 import {
@@ -339,15 +340,26 @@ describe('the sung vocal', () => {
       expect(same(vocals.channels[0]!, vocals.channels[1]!)).toBe(true);
       const notes = plan.melody.filter((n) => n.text !== null && n.duration >= 0.2);
       expect(notes.length).toBeGreaterThan(10);
-      const errors = notes.map((n) => cents(pitchAt(vocals.channels[0]!, n.start + n.duration / 2), n.midi));
+      // Each note's pitch: the median of the voiced frames over its middle half. The English
+      // words are sung by Festival, whose consonants have no pitch: a short note that is mostly
+      // "s" and "t" ("still") has no voiced middle and is left out, the rest are measured.
+      const track = pitchTrack(vocals.channels[0]!, SAMPLE_RATE, { hopSeconds: 0.01, minHz: 70, maxHz: 800 });
+      const heard = notes.flatMap((n) => {
+        const middle = track.subarray(
+          Math.round((n.start + n.duration / 4) / 0.01),
+          Math.round((n.start + (3 * n.duration) / 4) / 0.01),
+        );
+        const voiced = [...middle].filter((f) => f > 0).sort((a, b) => a - b);
+        return voiced.length < 3 ? [] : [{ midi: n.midi, hz: voiced[voiced.length >> 1]! }];
+      });
+      const errors = heard.map((h) => cents(h.hz, h.midi));
       console.log(
-        `${voice.gender} voice: worst pitch error over ${notes.length} notes ${Math.max(...errors.map(Math.abs)).toFixed(1)} cents`,
+        `${voice.gender} voice: ${heard.length} of ${notes.length} notes voiced, worst pitch error ${Math.max(...errors.map(Math.abs)).toFixed(1)} cents`,
       );
+      expect(heard.length).toBeGreaterThanOrEqual(0.75 * notes.length);
       for (const error of errors) expect(Math.abs(error)).toBeLessThan(50);
-      const heard = notes
-        .map((n) => pitchAt(vocals.channels[0]!, n.start + n.duration / 2))
-        .sort((a, b) => a - b);
-      medians.push(heard[Math.floor(heard.length / 2)]!);
+      const sorted = heard.map((h) => h.hz).sort((a, b) => a - b);
+      medians.push(sorted[Math.floor(sorted.length / 2)]!);
     }
     expect(medians[1]!).toBeLessThan(medians[0]! * 0.8);
   });
