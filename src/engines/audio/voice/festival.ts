@@ -211,7 +211,9 @@ export async function singAll(jobs: readonly SingingJob[]): Promise<Sung[]> {
       jobs.map((_, i) => i).filter((i) => i % count === b),
     );
     await Promise.all(jobs.map((job, i) => writeFile(join(dir, `phrase-${i}.xml`), job.xml)));
-    await Promise.all(
+    // Every process is waited for, even when one fails, so that none is still writing into the
+    // folder when it is removed.
+    const settled = await Promise.allSettled(
       batches.map(async (batch, b) => {
         const script = join(dir, `batch-${b}.scm`);
         const calls = batch.map(
@@ -222,6 +224,8 @@ export async function singAll(jobs: readonly SingingJob[]): Promise<Sung[]> {
         await bounded(() => festival(script, seconds));
       }),
     );
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return Promise.all(jobs.map(async (_, i) => read(await readFile(join(dir, `phrase-${i}.wav`)))));
   });
 }
