@@ -76,7 +76,6 @@ export async function singWithFestival(
   bpm: number,
   frames: number,
   rate: number,
-  signal?: AbortSignal,
 ): Promise<Float32Array> {
   const scale = voice.formantScale;
   const phrases = phrasesOf(words.filter((w) => w.notes.length > 0)).filter((p) => p.start * rate < frames);
@@ -84,7 +83,7 @@ export async function singWithFestival(
     xml: singingXml(phrase.words, bpm, scale),
     seconds: phrase.end - phrase.start,
   }));
-  const sung = await singAll(jobs, signal);
+  const sung = await singAll(jobs);
   const out = new Float32Array(frames);
   phrases.forEach((phrase, i) => {
     const from = Math.round(phrase.start * rate);

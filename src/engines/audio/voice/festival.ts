@@ -143,7 +143,7 @@ async function bounded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function festival(script: string, seconds: number, signal?: AbortSignal): Promise<void> {
+function festival(script: string, seconds: number): Promise<void> {
   // Festival sings far faster than real time: one still running after half a minute plus three
   // times its music's length is stuck.
   const timeout = Math.ceil(30_000 + 3_000 * seconds);
@@ -153,7 +153,7 @@ function festival(script: string, seconds: number, signal?: AbortSignal): Promis
       // Festival's default heap (10 million cells) takes a second to allocate at every start;
       // a million cells hold a phrase of 300 words.
       ['--heap', '1000000', '--batch', script],
-      { signal, timeout, killSignal: 'SIGKILL' },
+      { timeout, killSignal: 'SIGKILL' },
       (error, _stdout, stderr) => {
         const problem = /SIOD ERROR|unbound variable|can't open|not found/i.exec(stderr)
           ? stderr.trim().split('\n').slice(-3).join(' ')
@@ -161,7 +161,7 @@ function festival(script: string, seconds: number, signal?: AbortSignal): Promis
         if (!error && problem === '') return resolve();
         if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT')
           return reject(new VoiceMissing(`Festival is not installed (Debian packages ${FESTIVAL_PACKAGES})`));
-        if (error?.killed && !signal?.aborted)
+        if (error?.killed)
           return reject(
             new Error(`festival did not sing ${seconds.toFixed(1)} s within ${timeout / 1000} s`),
           );
@@ -202,7 +202,7 @@ function read(wave: Buffer): Sung {
 }
 
 /** Each job sung, in order. */
-export async function singAll(jobs: readonly SingingJob[], signal?: AbortSignal): Promise<Sung[]> {
+export async function singAll(jobs: readonly SingingJob[]): Promise<Sung[]> {
   if (jobs.length === 0) return [];
   return withTemp(async (dir) => {
     const count = Math.min(PROCESSES, jobs.length);
@@ -211,7 +211,9 @@ export async function singAll(jobs: readonly SingingJob[], signal?: AbortSignal)
       jobs.map((_, i) => i).filter((i) => i % count === b),
     );
     await Promise.all(jobs.map((job, i) => writeFile(join(dir, `phrase-${i}.xml`), job.xml)));
-    await Promise.all(
+    // Every process is waited for, even when one fails, so that none is still writing into the
+    // folder when it is removed.
+    const settled = await Promise.allSettled(
       batches.map(async (batch, b) => {
         const script = join(dir, `batch-${b}.scm`);
         const calls = batch.map(
@@ -219,9 +221,11 @@ export async function singAll(jobs: readonly SingingJob[], signal?: AbortSignal)
         );
         await writeFile(script, `${SINGING_SCHEME}\n${calls.join('\n')}\n`);
         const seconds = batch.reduce((sum, i) => sum + jobs[i]!.seconds, 0);
-        await bounded(() => festival(script, seconds, signal));
+        await bounded(() => festival(script, seconds));
       }),
     );
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     return Promise.all(jobs.map(async (_, i) => read(await readFile(join(dir, `phrase-${i}.wav`)))));
   });
 }

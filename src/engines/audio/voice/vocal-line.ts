@@ -12,12 +12,7 @@ import { festivalSpelling } from './spelling.js';
 import { sungWords } from './sung-words.js';
 
 /** The plan's vocal line, `frames` samples of mono at `rate`. */
-export async function singVocalLine(
-  plan: SongPlan,
-  frames: number,
-  rate: number,
-  signal?: AbortSignal,
-): Promise<Float32Array> {
+export async function singVocalLine(plan: SongPlan, frames: number, rate: number): Promise<Float32Array> {
   const notes: SungNote[] = plan.melody.flatMap((n) =>
     n.text === null ? [] : [{ start: n.start, duration: n.duration, midi: n.midi, text: n.text }],
   );
@@ -32,7 +27,6 @@ export async function singVocalLine(
       plan.bpm,
       frames,
       rate,
-      signal,
     );
   return sing(notes, plan.voice, frames, rate, plan.seed);
 }
