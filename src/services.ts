@@ -29,7 +29,7 @@ import type { Providers } from './providers/index.js';
 import { providersFrom } from './providers/build.js';
 import { addressPolicy } from './net/address-policy.js';
 import { OutboundGuard } from './net/guard.js';
-import { Metrics } from './http/metrics.js';
+import { Metrics } from './observe/metrics.js';
 import { ChannelBoard, channelEntries, type ChannelEntry } from './providers/channel-board.js';
 import { Admin } from './admin/index.js';
 import { reloadStates, watchChannelStates } from './admin/channels.js';

@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../observe/metrics.js';
 import type { Alerts } from './alerts.js';
 
 export function watchBalances(

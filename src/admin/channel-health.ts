@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
 import type { Config } from '../config/index.js';
 import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../observe/metrics.js';
 import { retryAfterOf } from '../providers/upstream.js';
 import type { Alerts } from './alerts.js';
 import { credentialsOf, keySecrets, withoutSecrets } from '../providers/secrets.js';

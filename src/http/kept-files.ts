@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
 import { KEPT_FILES_PATH } from '../providers/serp/local.js';
-import type { KeptFiles } from '../providers/serp/types.js';
+import type { KeptFiles } from '../providers/kept-files.js';
 
 export function registerKeptFiles(app: FastifyInstance, files: KeptFiles | undefined): void {
   app.route<{ Params: { key: string; '*': string } }>({

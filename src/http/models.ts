@@ -7,15 +7,7 @@
  */
 import { OPERATIONS } from '../contract/table.js';
 import type { ChannelBoard } from '../providers/channel-board.js';
-
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-}
+import { globToRegExp } from '../providers/model-globs.js';
 
 /** The enum of a request's `model` member, when it has one. */
 function modelsOf(request: unknown): string[] {

@@ -12,7 +12,7 @@ import { CAPABILITIES } from './capabilities.js';
 import { Providers, type Capability } from './index.js';
 import type { Ports } from './plugin.js';
 import type { RoutingPolicy } from './router.js';
-import type { KeptFiles } from './serp/types.js';
+import type { KeptFiles } from './kept-files.js';
 import type { Family } from '../contract/types.js';
 import type { ChannelBoard } from './channel-board.js';
 

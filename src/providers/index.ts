@@ -5,7 +5,7 @@
 import type { Family, MediaType, Operation } from '../contract/types.js';
 import type { Token } from '../accounts/tokens.js';
 import { unservedFamily } from './unserved.js';
-import type { KeptFiles } from './serp/types.js';
+import type { KeptFiles } from './kept-files.js';
 import type { StopSignal } from './stop-signal.js';
 
 /** One validated synchronous request handed to a capability. */

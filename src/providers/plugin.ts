@@ -13,7 +13,7 @@ import type { MediaSources } from '../net/media.js';
 import type { Db } from '../store/database.js';
 import type { Capability } from './index.js';
 import type { RoutingPolicy } from './router.js';
-import type { KeptFiles } from './serp/types.js';
+import type { KeptFiles } from './kept-files.js';
 
 export type ChannelConfig = Config['channels'][number];
 

@@ -11,6 +11,7 @@ import { unservedModel } from './unserved.js';
 import type { ChannelBoard } from './channel-board.js';
 import { pause, type StopSignal } from './stop-signal.js';
 import { blamesAccount, blamesRequest } from './upstream-errors.js';
+import { globToRegExp } from './model-globs.js';
 
 export interface RoutedChannel {
   name: string;
@@ -79,15 +80,6 @@ export class UpstreamFailure extends Error {
     if (this.requestFault) return false;
     return this.status === 403 || this.status === 404 || this.accountFault;
   }
-}
-
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
 }
 
 /** Models whose matching channels are kept at most; past it the memo starts afresh. */

@@ -17,7 +17,8 @@ import { IndexVersionError, SearchIndex } from '../../engines/searchindex/index.
 import { scriptNextTo, StepPool } from '../../engines/worker-pool.js';
 import { LocalIndex, type LocalIndexOptions, type Searched } from './local.js';
 import type * as steps from './search-steps.js';
-import type { KeptFile, KeptFiles, SerpBackend, SerpQuery, SerpResult } from './types.js';
+import type { KeptFile, KeptFiles } from '../kept-files.js';
+import type { SerpBackend, SerpQuery, SerpResult } from './types.js';
 import type { StopSignal } from '../stop-signal.js';
 
 /**

@@ -1,60 +1,12 @@
 /**
- * Reading the loosely typed JSON of search upstreams into the contract's shape. Each reader
- * returns a value of the contract's type or undefined, so that a member an upstream left out or
- * sent malformed is omitted rather than invented; `numbered` gives the ranks, counted from the
- * page's offset so that they continue across pages whatever numbering the upstream used.
+ * Reading the loosely typed JSON of search upstreams into the contract's shape, with the readers
+ * of json-readers.ts; `numbered` gives the ranks, counted from the page's offset so that they
+ * continue across pages whatever numbering the upstream used.
  */
 import type { SerpResult } from './types.js';
 
-export type Json = Record<string, unknown>;
-
 /** One item of the result array `K`, e.g. `ItemOf<'organic'>`. */
 export type ItemOf<K extends keyof SerpResult> = NonNullable<SerpResult[K]> extends (infer U)[] ? U : never;
-
-export function objectOf(value: unknown): Json | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-/** The objects in `value` when it is an array; nothing otherwise. */
-export function listOf(value: unknown): Json[] {
-  return Array.isArray(value) ? value.map(objectOf).filter((item) => item !== undefined) : [];
-}
-
-export function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value === '' ? undefined : value;
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
-}
-
-/** A number, also from its text (`"52.52"`). */
-export function numberOf(value: unknown): number | undefined {
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && value.trim() !== ''
-        ? Number(value)
-        : NaN;
-  return Number.isFinite(n) ? n : undefined;
-}
-
-/** A whole number, also from its text with thousands separators (`"1,234"`). */
-export function integerOf(value: unknown): number | undefined {
-  const n = numberOf(typeof value === 'string' ? value.replace(/,/g, '') : value);
-  return n === undefined ? undefined : Math.round(n);
-}
-
-/** An object of scalars as an object of strings; absent when nothing in it is a scalar. */
-export function textRecordOf(value: unknown): Record<string, string> | undefined {
-  const entries = Object.entries(objectOf(value) ?? {}).flatMap(([key, v]) => {
-    const text = typeof v === 'boolean' ? String(v) : textOf(v);
-    return text === undefined ? [] : [[key, text] as const];
-  });
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
-}
-
-/** `value` without its undefined members, so that optional members are absent, not null. */
-export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /** The items that could be read, ranked from `offset + 1` on. */
 export function numbered<T>(items: (Omit<T, 'position'> | undefined)[], offset: number): T[] {

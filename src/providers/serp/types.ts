@@ -4,10 +4,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { SEARCH_TYPES, SerpResponse } from '../../contract/serp.js';
-import type { KeptFile } from '../../engines/searchindex/index.js';
 import type { StopSignal } from '../stop-signal.js';
-
-export type { KeptFile };
 
 export type SearchType = (typeof SEARCH_TYPES)[number];
 export type SerpResult = Static<typeof SerpResponse>;
@@ -40,10 +37,4 @@ export interface SerpChannel {
   base_url?: string;
   api_key?: string;
   timeout_seconds: number;
-}
-
-/** The files the local index keeps, which its results link to (local-index.ts). */
-export interface KeptFiles {
-  /** The file at a path below the folder whose key is given; undefined unless the index keeps it there. */
-  keptFile(key: string, path: string): KeptFile | undefined;
 }

@@ -4,17 +4,8 @@
  * `img_src` or a thumbnail the image; map results carry coordinates (as text, from Nominatim) and
  * an address object. The first infobox becomes the knowledge graph, suggestions related searches.
  */
-import {
-  compact,
-  listOf,
-  numbered,
-  numberOf,
-  objectOf,
-  textOf,
-  textRecordOf,
-  type ItemOf,
-  type Json,
-} from '../shape.js';
+import { compact, listOf, numberOf, objectOf, textOf, textRecordOf, type Json } from '../../json-readers.js';
+import { numbered, type ItemOf } from '../shape.js';
 import type { SearchType, SerpResult } from '../types.js';
 
 type Mapped<K extends keyof SerpResult> = Omit<ItemOf<K>, 'position'> | undefined;

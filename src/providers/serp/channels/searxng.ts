@@ -15,7 +15,7 @@ import { UpstreamFailure } from '../../router.js';
 import { callUpstream, jsonOf } from '../../upstream.js';
 import { instantOf, parseRange, RECENT_MS, spanOf, type Recent, type SearchRange } from '../range.js';
 import { collectorFor, knowledgeGraphOf, relatedSearchesOf } from './searxng-results.js';
-import { compact, listOf, objectOf, textOf, type Json } from '../shape.js';
+import { compact, listOf, objectOf, textOf, type Json } from '../../json-readers.js';
 import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
 import type { StopSignal } from '../../stop-signal.js';
 

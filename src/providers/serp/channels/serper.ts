@@ -7,18 +7,8 @@
 import { UpstreamFailure } from '../../router.js';
 import { callUpstream, jsonOf } from '../../upstream.js';
 import { parseRange, type SearchRange } from '../range.js';
-import {
-  compact,
-  integerOf,
-  listOf,
-  numbered,
-  numberOf,
-  objectOf,
-  textOf,
-  textRecordOf,
-  type ItemOf,
-  type Json,
-} from '../shape.js';
+import { compact, integerOf, listOf, numberOf, objectOf, textOf, textRecordOf, type Json } from '../../json-readers.js';
+import { numbered, type ItemOf } from '../shape.js';
 import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
 import type { StopSignal } from '../../stop-signal.js';
 

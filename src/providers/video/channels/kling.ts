@@ -22,7 +22,7 @@
  * The key is `ACCESS:SECRET` (a token is signed per call) or a ready bearer token.
  */
 import { UpstreamFailure } from '../../router.js';
-import { compact, listOf, numberOf, objectOf, textOf } from '../../serp/shape.js';
+import { compact, listOf, numberOf, objectOf, textOf } from '../../json-readers.js';
 import { klingToken } from './kling-auth.js';
 import { followTask, outsideContract, type TaskCheck } from './task-follower.js';
 import type { UpstreamVideo, VideoBackend, VideoChannel, VideoChannelOptions, VideoJob } from './types.js';

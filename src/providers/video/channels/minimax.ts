@@ -15,7 +15,7 @@
  * what it asks for whatever the vendor's default becomes.
  */
 import { UpstreamFailure } from '../../router.js';
-import { compact, integerOf, objectOf, textOf } from '../../serp/shape.js';
+import { compact, integerOf, objectOf, textOf } from '../../json-readers.js';
 import { followTask, outsideContract, type TaskCheck } from './task-follower.js';
 import type { UpstreamVideo, VideoBackend, VideoChannel, VideoChannelOptions, VideoJob } from './types.js';
 import { baseOf, bearer, callJson, upstreamModel, type Json } from './vendor-calls.js';

@@ -7,7 +7,7 @@
  */
 import { operationAt } from '../../../contract/table.js';
 import { SameInterface } from '../../channels/passthrough.js';
-import { compact, integerOf, listOf, numberOf, objectOf, textOf } from '../../serp/shape.js';
+import { compact, integerOf, listOf, numberOf, objectOf, textOf } from '../../json-readers.js';
 import type {
   UpstreamVideo,
   VideoBackend,

@@ -17,7 +17,7 @@
  */
 import { parseDanceFlags, type DanceFlags } from '../../../contract/dance-flags.js';
 import { UpstreamFailure } from '../../router.js';
-import { compact, integerOf, listOf, numberOf, objectOf, textOf } from '../../serp/shape.js';
+import { compact, integerOf, listOf, numberOf, objectOf, textOf } from '../../json-readers.js';
 import { followTask, outsideContract, type TaskCheck } from './task-follower.js';
 import type { UpstreamVideo, VideoBackend, VideoChannel, VideoChannelOptions, VideoJob } from './types.js';
 import { baseOf, bearer, callJson, upstreamModel, usageOf, type Json } from './vendor-calls.js';

@@ -4,7 +4,7 @@
  * answered by an object, the model rename, and readings that several answers share.
  */
 import { UpstreamFailure } from '../../router.js';
-import { integerOf, objectOf, type Json } from '../../serp/shape.js';
+import { integerOf, objectOf, type Json } from '../../json-readers.js';
 import { callUpstream, jsonOf } from '../../upstream.js';
 import type { UpstreamVideo, VideoChannel } from './types.js';
 
