@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
 import type { Database } from '../store/tables.js';
 import { recordId } from '../accounts/record-id.js';
-import { decodeCursor, iso, pageOf, type Page } from './values.js';
+import { iso, pageOf, type Page } from './values.js';
+import { pageById } from './keyset-page.js';
 
 /** Who acts: an admin token (its name, and its id, since names are reused), or the command line. */
 export interface Actor {
@@ -51,14 +52,7 @@ export async function audit(
 }
 
 export async function auditLog(db: Db, query: { before?: string; limit: number }): Promise<Page<AuditEntry>> {
-  const before = decodeCursor(query.before, ['string']);
-  let select = db
-    .selectFrom('audit')
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1);
-  if (before) select = select.where('id', '<', before[0] as string);
-  const rows = await select.execute();
+  const rows = await pageById(db.selectFrom('audit').selectAll(), query).execute();
   return pageOf(
     rows,
     query.limit,

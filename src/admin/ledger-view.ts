@@ -1,7 +1,8 @@
 /** The credit ledger as the operator reads it: newest first, per token or overall. */
 import type { Db } from '../store/database.js';
 import type { LedgerKind } from '../accounts/ledger.js';
-import { decodeCursor, iso, pageOf, type Page } from './values.js';
+import { iso, pageOf, type Page } from './values.js';
+import { pageById } from './keyset-page.js';
 
 export interface LedgerRow {
   id: string;
@@ -20,13 +21,7 @@ export async function ledgerEntries(
   query: { tokenId?: string; before?: string; limit: number },
   names: (ids: string[]) => Promise<Map<string, string>>,
 ): Promise<Page<LedgerRow>> {
-  const before = decodeCursor(query.before, ['string']);
-  let select = db
-    .selectFrom('ledger')
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1);
-  if (before) select = select.where('id', '<', before[0] as string);
+  let select = pageById(db.selectFrom('ledger').selectAll(), query);
   if (query.tokenId) select = select.where('token_id', '=', query.tokenId);
   const rows = await select.execute();
   const named = await names([...new Set(rows.map((r) => r.token_id))]);

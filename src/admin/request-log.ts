@@ -6,7 +6,8 @@
  */
 import type { Db } from '../store/database.js';
 import { OPERATIONS } from '../contract/table.js';
-import { decodeCursor, invalid, iso, pageOf, type Page } from './values.js';
+import { invalid, iso, pageOf, type Page } from './values.js';
+import { pageById } from './keyset-page.js';
 
 export interface RequestRow {
   trace_id: string;
@@ -60,25 +61,24 @@ export async function requestLog(
   query: RequestQuery,
   names: (ids: string[]) => Promise<Map<string, string>>,
 ): Promise<Page<RequestRow>> {
-  const before = decodeCursor(query.before, ['string']);
-  let select = db
-    .selectFrom('usage')
-    .select([
-      'id',
-      'trace_id',
-      'created_at',
-      'token_id',
-      'operation',
-      'model',
-      'status',
-      'credits',
-      'latency_ms',
-      'error_code',
-      'task_id',
-    ])
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1);
-  if (before) select = select.where('id', '<', before[0] as string);
+  let select = pageById(
+    db
+      .selectFrom('usage')
+      .select([
+        'id',
+        'trace_id',
+        'created_at',
+        'token_id',
+        'operation',
+        'model',
+        'status',
+        'credits',
+        'latency_ms',
+        'error_code',
+        'task_id',
+      ]),
+    query,
+  );
   if (query.tokenId) select = select.where('token_id', '=', query.tokenId);
   if (query.operation) select = select.where('operation', 'in', pathsOf(query.operation));
   const status = query.status;

@@ -14,7 +14,8 @@ import { isTerminal, type TaskState } from '../tasks/states.js';
 import type { Queue } from '../tasks/queue.js';
 import { audit, type Actor } from './audit.js';
 import { priceKeyOf } from './request-log.js';
-import { decodeCursor, iso, notFound, pageOf, type Page } from './values.js';
+import { iso, notFound, pageOf, type Page } from './values.js';
+import { pageByCreation } from './keyset-page.js';
 
 export interface TaskAdminRow {
   id: string;
@@ -93,19 +94,7 @@ export class TaskAdmin {
   ) {}
 
   async list(query: TaskQuery): Promise<Page<TaskAdminRow>> {
-    const before = decodeCursor(query.before, ['number', 'string']);
-    let select = this.db
-      .selectFrom('tasks')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit + 1);
-    if (before) {
-      const [at, id] = before as [number, string];
-      select = select.where((eb) =>
-        eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-      );
-    }
+    let select = pageByCreation(this.db.selectFrom('tasks').selectAll(), query);
     if (query.state) select = select.where('state', '=', query.state);
     if (query.family) select = select.where('family', '=', query.family);
     if (query.tokenId) select = select.where('token_id', '=', query.tokenId);

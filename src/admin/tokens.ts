@@ -12,7 +12,8 @@ import type { NewToken, Role, Token, TokenChanges, Tokens } from '../accounts/to
 import { changeBalance, entryOf } from '../accounts/ledger.js';
 import { audit, type Actor } from './audit.js';
 import { spentAndLastUse } from './usage-report.js';
-import { decodeCursor, iso, invalid, isoTimeMs, notFound, pageOf, type Page } from './values.js';
+import { iso, invalid, isoTimeMs, notFound, pageOf, type Page } from './values.js';
+import { pageByCreation } from './keyset-page.js';
 
 export interface TokenRecord {
   id: string;
@@ -102,19 +103,7 @@ export class TokenAdmin {
   }
 
   async list(query: { before?: string; limit: number; q?: string }): Promise<Page<TokenRecord>> {
-    const before = decodeCursor(query.before, ['number', 'string']);
-    let select = this.db
-      .selectFrom('tokens')
-      .select('id')
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit + 1);
-    if (before) {
-      const [at, id] = before as [number, string];
-      select = select.where((eb) =>
-        eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-      );
-    }
+    let select = pageByCreation(this.db.selectFrom('tokens').select('id'), query);
     if (query.q) select = select.where('name', 'like', `%${query.q.replace(/[%_\\]/g, '')}%`);
     const ids = (await select.execute()).map((r) => r.id);
     const byId = new Map((await this.tokens.many(ids)).map((t) => [t.id, t]));
