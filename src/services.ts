@@ -24,7 +24,7 @@ import { RedisTaskEvents } from './tasks/redis-events.js';
 import { RedisLimiter } from './accounts/redis-limiter.js';
 import { TaskWatch } from './tasks/watch.js';
 import { TaskRunner } from './tasks/runner.js';
-import { CallbackDeliveries } from './tasks/callbacks.js';
+import { CallbackDeliveries } from './outbox/deliveries.js';
 import type { Providers } from './providers/index.js';
 import { providersFrom } from './providers/build.js';
 import { addressPolicy } from './net/address-policy.js';
@@ -34,11 +34,11 @@ import { ChannelBoard, channelEntries, type ChannelEntry } from './providers/cha
 import { Admin } from './admin/index.js';
 import { reloadStates, watchChannelStates } from './admin/channels.js';
 import { openChangeSignal } from './store/change-signal.js';
-import { ChannelHealth } from './admin/channel-health.js';
-import { checkLocalEngine, type LocalCheck } from './admin/local-probes.js';
-import { Alerts } from './admin/alerts.js';
-import { watchBalances } from './admin/balance-alerts.js';
-import { startRetention } from './admin/retention.js';
+import { ChannelHealth } from './watchers/channel-health.js';
+import { checkLocalEngine, type LocalCheck } from './watchers/local-probes.js';
+import { Alerts } from './watchers/alerts.js';
+import { watchBalances } from './watchers/balance-alerts.js';
+import { startRetention } from './watchers/retention.js';
 import { OPERATIONS } from './contract/table.js';
 
 export interface Services {

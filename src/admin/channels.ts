@@ -11,10 +11,15 @@ import type { Database } from '../store/tables.js';
 import type { ChannelBoard, ChannelEntry } from '../providers/channel-board.js';
 import { OPERATIONS } from '../contract/table.js';
 import { audit, type Actor } from './audit.js';
-import { add, BUCKET_SQL, percentile, type Histogram } from './latency-histogram.js';
+import { add, BUCKET_SQL, percentile, type Histogram } from '../accounts/latency-histogram.js';
 import { iso, notFound } from './values.js';
 import type { Config } from '../config/index.js';
-import { probeLocal, probeUpstream, type ChannelHealth, type LocalProbe } from './channel-health.js';
+import {
+  probeLocal,
+  probeUpstream,
+  type ChannelHealth,
+  type LocalProbe,
+} from '../watchers/channel-health.js';
 
 export type ChannelState = 'ok' | 'cooling' | 'disabled' | 'auto_disabled';
 

@@ -24,7 +24,7 @@ async function withAdmin<T>(configFile: string | undefined, work: (admin: Admin)
       import('../admin/index.js'),
       import('../providers/channel-board.js'),
       import('../admin/channels.js'),
-      import('../admin/local-probes.js'),
+      import('../watchers/local-probes.js'),
     ]);
   const db = await openDatabase(config.database.url);
   try {

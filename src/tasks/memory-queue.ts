@@ -6,7 +6,7 @@
  * killing the process is failed rather than tried for ever. No job is written, claimed, renewed
  * or deleted in the database: a task costs its own rows only.
  */
-import { Pump } from './pump.js';
+import { Pump } from '../store/pump.js';
 import type { JobHandler, Queue, QueuedJob } from './queue.js';
 
 export interface MemoryQueueOptions {

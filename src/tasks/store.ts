@@ -8,7 +8,7 @@
 import { hash } from 'node:crypto';
 import { preparedInsert, preparedQuery } from '../store/prepared-query.js';
 import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
-import { queueDelivery } from './callbacks.js';
+import { queueDelivery } from '../outbox/deliveries.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../store/database.js';
 import { transactionsOf, type Transactions } from '../store/group-commit.js';

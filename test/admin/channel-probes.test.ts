@@ -17,9 +17,9 @@ import { startServer, type TestServer } from '../support/server.js';
 import { until } from '../support/poll.js';
 import { startFakeAccount, type FakeAccount } from '../support/fake-account.js';
 import { provisionShared } from '../support/backends.js';
-import { probeRequestOf } from '../../src/admin/probe-requests.js';
-import { classify } from '../../src/admin/channel-health.js';
-import { checkLocalEngine } from '../../src/admin/local-probes.js';
+import { probeRequestOf } from '../../src/watchers/probe-requests.js';
+import { classify } from '../../src/watchers/channel-health.js';
+import { checkLocalEngine } from '../../src/watchers/local-probes.js';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const BASE = '/admin/api/v1';

@@ -3,7 +3,7 @@
  * many calls it makes, a witness counts for the window only, and each channel counts its own.
  */
 import { expect, it } from 'vitest';
-import { FaultWitnesses } from '../../src/admin/fault-witnesses.js';
+import { FaultWitnesses } from '../../src/watchers/fault-witnesses.js';
 
 it('answers once enough different tokens saw the fault within the window, then starts afresh', () => {
   const witnesses = new FaultWitnesses(3, 1000);

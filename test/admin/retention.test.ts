@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/store/database.js';
-import { prune, rollUp } from '../../src/admin/retention.js';
-import { DAY_MS, rolledThrough, usageReport } from '../../src/admin/usage-report.js';
+import { prune, rollUp } from '../../src/watchers/retention.js';
+import { usageReport } from '../../src/admin/usage-report.js';
+import { DAY_MS, rolledThrough } from '../../src/accounts/usage-days.js';
 import { provision, type Backend, BACKENDS, type Provisioned } from '../support/backends.js';
 
 const names = async (ids: string[]) => new Map(ids.map((id) => [id, `name-${id}`]));

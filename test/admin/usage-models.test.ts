@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { rollUp } from '../../src/admin/retention.js';
+import { rollUp } from '../../src/watchers/retention.js';
 import { MODEL_CHARS } from '../../src/accounts/usage.js';
 
 describe.each(BACKENDS)('%s', (backend) => {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { webhookSignature } from '../../src/tasks/webhook-signature.js';
+import { webhookSignature } from '../../src/outbox/webhook-signature.js';
 
 const secretOf = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64')}`;
 

@@ -7,7 +7,16 @@
 import { UpstreamFailure } from '../../router.js';
 import { callUpstream, jsonOf } from '../../upstream.js';
 import { parseRange, type SearchRange } from '../range.js';
-import { compact, integerOf, listOf, numberOf, objectOf, textOf, textRecordOf, type Json } from '../../json-readers.js';
+import {
+  compact,
+  integerOf,
+  listOf,
+  numberOf,
+  objectOf,
+  textOf,
+  textRecordOf,
+  type Json,
+} from '../../json-readers.js';
 import { numbered, type ItemOf } from '../shape.js';
 import type { SearchType, SerpBackend, SerpChannel, SerpQuery, SerpResult } from '../types.js';
 import type { StopSignal } from '../../stop-signal.js';

@@ -12,7 +12,7 @@ import { timeOrderedUuid } from '../store/time-ordered-uuid.js';
 import type { Logger } from 'pino';
 import type { Db } from '../store/database.js';
 import type { Metrics } from '../observe/metrics.js';
-import { queueDelivery } from '../tasks/callbacks.js';
+import { queueDelivery } from '../outbox/deliveries.js';
 
 export type AlertEvent = 'channel.state_changed' | 'token.low_balance';
 

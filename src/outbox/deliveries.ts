@@ -12,7 +12,7 @@ import type { Db } from '../store/database.js';
 import { transactionsOf } from '../store/group-commit.js';
 import type { Database, DeliveryTable, TaskTable } from '../store/tables.js';
 import type { OutboundGuard } from '../net/guard.js';
-import { Pump } from './pump.js';
+import { Pump } from '../store/pump.js';
 import { preparedInsert, preparedQuery } from '../store/prepared-query.js';
 import { webhookSignature } from './webhook-signature.js';
 

@@ -11,7 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
-import { DAY_MS, dayOf, rawParts, ROLLED_THROUGH, rolledThrough, type Part } from './usage-report.js';
+import { DAY_MS, dayOf, rawParts, ROLLED_THROUGH, rolledThrough, type Part } from '../accounts/usage-days.js';
 import { TERMINAL } from '../tasks/states.js';
 
 /** Rows deleted per statement, so that a prune never holds the write lock for long. */
