@@ -1,6 +1,6 @@
 // The admin API's reads over a million request rows, embedded (SQLite): usage grouped by day and
 // token, and the request log's first page, through the real server over HTTP. The rows span 30
-// days up to now over 20 tokens and 8 operations; the rollup (admin/retention.ts, every five
+// days up to now over 20 tokens and 8 operations; the rollup (watchers/retention.ts, every five
 // minutes on a server) is timed once, and grouped usage is measured after it (the shipped path:
 // daily rows plus the last minute of raw rows) and before it (raw rows only, for comparison).
 // Usage: make setup && node bench/admin.mjs [--rows 1000000] [--runs 20]
@@ -13,7 +13,7 @@ import { loadConfig } from '../dist/config/index.js';
 import { openServices, closeServices } from '../dist/services.js';
 import { buildApp } from '../dist/http/app.js';
 import { sqliteHandleOf } from '../dist/store/database.js';
-import { refreshDaysOf, rollUp } from '../dist/admin/retention.js';
+import { refreshDaysOf, rollUp } from '../dist/watchers/retention.js';
 
 const { values } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '20' } },

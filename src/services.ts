@@ -82,7 +82,7 @@ const CHANNEL_CHANGES_MS = 250;
 
 /**
  * A local engine can take work when the providers serve its family and what it needs from the
- * machine is there (admin/local-probes.ts).
+ * machine is there (watchers/local-probes.ts).
  */
 async function checkLocal(services: Services, entry: ChannelEntry): Promise<LocalCheck> {
   const operation = OPERATIONS.find((o) => o.family === entry.capability && o.kind !== 'retrieval');

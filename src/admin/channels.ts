@@ -3,7 +3,7 @@
  * kind `local`), its state, last probe and last five minutes; disable, enable and probe. Which
  * channels are disabled lives in the database, and every node reads it again within a second of
  * a change, so a channel disabled on one node is skipped by all; health checks disable and enable
- * channels the same way (channel-health.ts). A channel's key is never shown.
+ * channels the same way (watchers/channel-health.ts). A channel's key is never shown.
  */
 import type { Db } from '../store/database.js';
 import { sql, type Kysely } from 'kysely';
@@ -188,7 +188,7 @@ export class ChannelAdmin {
 
   async probe(id: string, actor: Actor): Promise<ChannelRow> {
     const entry = this.entry(id);
-    // The server's probe also moves the channel's state (channel-health.ts); the command line's
+    // The server's probe also moves the channel's state (watchers/channel-health.ts); the command line's
     // only records what it found.
     const probed = this.health
       ? await this.health.probe(entry)

@@ -1,10 +1,10 @@
 /**
  * Usage grouped by token, operation, model and day: requests, successes, failures, credits kept,
- * p50 and p95 latency. What is rolled up (retention.ts: everything up to a few minutes ago) is
+ * p50 and p95 latency. What is rolled up (watchers/retention.ts: everything up to a few minutes ago) is
  * read from the daily rows, the rest from the raw usage rows, so a report costs the same whether
  * or not the raw rows are still there; on rolled-up days `from` and `to` apply by whole days
  * (UTC). Latencies are merged
- * as histograms (latency-histogram.ts) on both sides, so the figures do not change when the raw
+ * as histograms (accounts/latency-histogram.ts) on both sides, so the figures do not change when the raw
  * rows go.
  */
 import { sql, type Kysely } from 'kysely';

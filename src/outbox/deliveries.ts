@@ -1,6 +1,6 @@
 /**
  * Webhook delivery from the outbox. A task's terminal move writes its callback in the same
- * transaction, and an operator's alert is written when it is raised (admin/alerts.ts); this
+ * transaction, and an operator's alert is written when it is raised (watchers/alerts.ts); this
  * worker POSTs each, signed with Standard Webhooks v1 and the token's secret (an alert: the
  * operator's), until a 2xx answer (delivered), a 410 (gone: the receiver asks us to stop), or the
  * end of the backoff schedule (failed). Deliveries live in the database, so retries survive a

@@ -109,12 +109,12 @@ export class ChannelBoard {
   private autoDisabled = new Set<string>();
   /**
    * Told when a call of token `token` found a channel's own account at fault; health decides
-   * whether enough clients' calls did to disable it (admin/channel-health.ts).
+   * whether enough clients' calls did to disable it (watchers/channel-health.ts).
    */
   onAccountFault: (id: string, detail: string, token: string) => void = () => undefined;
   /**
    * Told when this node cooled a channel, so that its health is checked soon and the cooldown
-   * is shared with the other nodes (admin/channel-health.ts).
+   * is shared with the other nodes (watchers/channel-health.ts).
    */
   onCooled: (id: string, until: number) => void = () => undefined;
   /** Called after this node saved a change of channel states, so that other nodes read it at once. */

@@ -46,7 +46,7 @@ export interface UsageTable {
 
 /**
  * One day of usage (UTC, `day` its first millisecond) per token, operation and model (`''` for
- * none), kept after the raw rows are pruned; `latency` is the histogram of latency-histogram.ts.
+ * none), kept after the raw rows are pruned; `latency` is the histogram of accounts/latency-histogram.ts.
  */
 export interface UsageDailyTable {
   day: number;

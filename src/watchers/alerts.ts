@@ -2,7 +2,7 @@
  * The operator's alerts: one signed POST per event to the configured webhook, sent the way task
  * callbacks are — each alert is written to the same outbox (`deliveries`, kind `alert`) and the
  * delivery workers POST it with Standard Webhooks v1, the guard's outbound rules and the
- * callbacks' retry schedule (tasks/callbacks.ts). Being in the database, an alert outlives a
+ * callbacks' retry schedule (outbox/deliveries.ts). Being in the database, an alert outlives a
  * restart, and any node that delivers callbacks sends it. An alert is raised by the one node
  * whose write made the change, so several nodes never send it twice; each is counted in
  * `/metrics` (`queued` here, or `unsent` when no webhook is configured; `delivered` or `failed`
