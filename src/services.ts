@@ -12,6 +12,7 @@ import { openBlobs } from './store/open-blobs.js';
 import { Tokens } from './accounts/tokens.js';
 import { Credits } from './accounts/credits.js';
 import { Usage } from './accounts/usage.js';
+import { Metering } from './accounts/metering.js';
 import { MemoryLimiter, type Limiter } from './accounts/limiter.js';
 import { TaskRecords } from './tasks/records.js';
 import { TaskStore } from './tasks/store.js';
@@ -49,6 +50,8 @@ export interface Services {
   tokens: Tokens;
   credits: Credits;
   usage: Usage;
+  /** Where a request is priced, held, settled and recorded. */
+  metering: Metering;
   limiter: Limiter;
   tasks: TaskRecords;
   taskStore: TaskStore;
@@ -84,16 +87,16 @@ const CHANNEL_CHANGES_MS = 250;
  * A local engine can take work when the providers serve its family and what it needs from the
  * machine is there (watchers/local-probes.ts).
  */
-async function checkLocal(services: Services, entry: ChannelEntry): Promise<LocalCheck> {
+async function checkLocal(providers: Providers, config: Config, entry: ChannelEntry): Promise<LocalCheck> {
   const operation = OPERATIONS.find((o) => o.family === entry.capability && o.kind !== 'retrieval');
   if (!operation) return { ok: false, detail: 'no operation of this family' };
   try {
-    if (operation.kind === 'task') services.providers.task(operation);
-    else services.providers.sync(operation);
+    if (operation.kind === 'task') providers.task(operation);
+    else providers.sync(operation);
   } catch (error) {
     return { ok: false, detail: (error as Error).message };
   }
-  return checkLocalEngine(entry, services.config.channels.find((c) => c.name === entry.id)?.model_path);
+  return checkLocalEngine(entry, config.channels.find((c) => c.name === entry.id)?.model_path);
 }
 
 /** How often a node asks whether any token changed: revocations and edits hold within a second. */
@@ -137,6 +140,9 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   );
   const tokens = new Tokens(db, config.tokens.cache_ms);
   const board = new ChannelBoard(channelEntries(config));
+  const providers =
+    options.providers ??
+    providersFrom(config, { db, media: { guard, blobs, publicBaseUrl: config.public_base_url }, board });
   const alerts = new Alerts(
     db,
     metrics,
@@ -150,7 +156,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     config,
     alerts,
     metrics,
-    (entry) => checkLocal(services, entry),
+    (entry) => checkLocal(providers, config, entry),
     log,
   );
   if (config.tokens.cache_ms > 0)
@@ -158,7 +164,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   const runner = new TaskRunner(
     taskStore,
     queue,
-    () => services.providers,
+    providers,
     events,
     { guard, blobs, publicBaseUrl: config.public_base_url },
     log,
@@ -173,14 +179,16 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     },
   );
   const usage = new Usage(db, onError('usage records not written'));
+  const credits = new Credits(db);
   const services: Services = {
     config,
     log,
     db,
     blobs,
     tokens,
-    credits: new Credits(db),
+    credits,
     usage,
+    metering: new Metering(config.prices, credits, usage),
     limiter: shared?.limiter ?? new MemoryLimiter(),
     tasks: new TaskRecords(db),
     taskStore,
@@ -189,9 +197,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     watch: new TaskWatch(taskStore, events),
     runner,
     callbacks,
-    providers:
-      options.providers ??
-      providersFrom(config, { db, media: { guard, blobs, publicBaseUrl: config.public_base_url }, board }),
+    providers,
     guard,
     metrics,
     redis: shared?.connections ?? [],
@@ -202,7 +208,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
       tokens,
       usage,
       board,
-      localProbe: (entry) => checkLocal(services, entry),
+      localProbe: (entry) => checkLocal(providers, config, entry),
       health,
       tasks: {
         store: taskStore,

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chargeFor, ConfigError, loadConfig, priceOf } from '../src/config/index.js';
+import { ConfigError, loadConfig } from '../src/config/index.js';
+import { chargeFor, priceOf } from '../src/accounts/pricing.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
 function file(text: string): string {

@@ -2,7 +2,7 @@
  * Credit spending, every change written to the ledger. A task's price is taken in its
  * submission's transaction and refunded in its terminal move's, each one conditional UPDATE so
  * that concurrent spending never crosses zero. A synchronous request goes through the group
- * commit of hold-batches.ts: on PostgreSQL, where nodes share balances, it holds its price before
+ * commit of credit-batches/: on PostgreSQL, where nodes share balances, it holds its price before
  * its work and gives back what it did not use once answered; on SQLite it is admitted in memory
  * (admission.ts) and charged once, what it cost, before its answer is sent, unless its answer
  * streams, which needs a hold first. A token with no balance (null) is unlimited and never
@@ -10,10 +10,10 @@
  */
 import type { Kysely } from 'kysely';
 import { sqliteHandleOf, type Db } from '../store/database.js';
-import { postgresWriter, sqliteWriter } from './batch-writers.js';
+import { postgresWriter, sqliteWriter } from './credit-batches/write.js';
 import type { Database } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
-import { HoldBatches } from './hold-batches.js';
+import { CreditBatches } from './credit-batches/queue.js';
 import { Admission } from './admission.js';
 import { changeBalance } from './ledger.js';
 
@@ -76,13 +76,13 @@ const FREE: Reservation = {
 };
 
 export class Credits {
-  private readonly batches: HoldBatches;
+  private readonly batches: CreditBatches;
   /** On SQLite only: one database, so a request needs no hold to be charged exactly. */
   private readonly admission: Admission | undefined;
 
   constructor(db: Db) {
     const sqlite = sqliteHandleOf(db);
-    this.batches = new HoldBatches(db, sqlite ? sqliteWriter(db, sqlite) : postgresWriter(db));
+    this.batches = new CreditBatches(db, sqlite ? sqliteWriter(db, sqlite) : postgresWriter(db));
     this.admission = sqlite ? new Admission(sqlite) : undefined;
   }
 

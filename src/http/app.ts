@@ -62,18 +62,20 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     );
     if (!caller) return done();
     const body = (request.body ?? {}) as Record<string, unknown>;
-    services.usage.record({
-      tokenId: caller.token.id,
-      operation: caller.operation.path,
-      model: typeof body.model === 'string' ? body.model : null,
-      action: typeof body.action === 'string' ? body.action : null,
-      credits: caller.charged,
-      status: reply.statusCode,
-      latencyMs: reply.elapsedTime,
-      traceId: request.id,
-      errorCode: caller.errorCode ?? null,
-      taskId: caller.taskId ?? null,
-    });
+    services.metering.record(
+      {
+        tokenId: caller.token.id,
+        operation: caller.operation.path,
+        model: typeof body.model === 'string' ? body.model : null,
+        action: typeof body.action === 'string' ? body.action : null,
+        status: reply.statusCode,
+        latencyMs: reply.elapsedTime,
+        traceId: request.id,
+        errorCode: caller.errorCode ?? null,
+        taskId: caller.taskId ?? null,
+      },
+      caller.meter,
+    );
     done();
   });
 

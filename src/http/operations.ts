@@ -8,8 +8,6 @@ import type { Operation } from '../contract/types.js';
 import { OPERATIONS } from '../contract/table.js';
 import { validateRequest } from '../contract/validate.js';
 import { mayCall } from '../accounts/tokens.js';
-import { chargeFor } from '../config/index.js';
-import type { TokenCount } from '../config/prices.js';
 import { EventStream, LineStream } from '../providers/index.js';
 import { StopSwitch } from '../providers/stop-signal.js';
 import { NDJSON, SERVER_SENT_EVENTS, sendStream } from './event-stream.js';
@@ -35,7 +33,7 @@ export function gate(services: Services, operation: Operation) {
     if (token.role !== 'client') {
       throw new ServiceError('forbidden', 'an admin token calls /admin/api/v1 only, not operations');
     }
-    request.caller = { operation, token, accept, charged: 0 };
+    request.caller = { operation, token, accept };
     if (!mayCall(token, operation.path)) {
       throw new ServiceError('token_mismatched', `this token may not call ${operation.path}`);
     }
@@ -82,13 +80,13 @@ export function handler(services: Services) {
       kind === 'retrieval' ? undefined : services.board.refusal(operation.family, operation.path);
     if (refused) throw refused;
     if (kind === 'task') return answerTask(services, request, reply, caller, body);
-    const charge = chargeFor(services.config.prices, operation.priceKey, body);
-    const reservation = await services.credits.reserve(token, charge.hold, request.id);
+    const meter = await services.metering.open(token, operation.priceKey, body, request.id);
+    caller.meter = meter;
     const stop = new StopSwitch();
     // A streamed answer's cost is known only at its end: its credits are held durably before its
     // first byte. Where the request says it will stream, the hold is written while the upstream
     // works towards its first event rather than after it; a refused hold stops the work.
-    const securing = operation.streams?.(body, caller.accept) ? reservation.secure() : undefined;
+    const securing = operation.streams?.(body, caller.accept) ? meter.secure() : undefined;
     securing?.catch(() => stop.stop());
     try {
       // The response closing before it was written means the client left.
@@ -105,28 +103,18 @@ export function handler(services: Services) {
               signal: stop,
             });
       if (answer instanceof LineStream) {
-        await (securing ?? reservation.secure());
+        await (securing ?? meter.secure());
         const lines = await answer.start();
-        return sendStream(reply, lines, NDJSON, async (ok) => {
-          caller.charged = ok ? charge.actual(undefined) : 0;
-          await reservation.settle(caller.charged);
-        });
+        return sendStream(reply, lines, NDJSON, (ok) => meter.settleLines(ok));
       }
       if (answer instanceof EventStream) {
-        await (securing ?? reservation.secure());
-        return sendStream(reply, answer.events, SERVER_SENT_EVENTS, async (ok, clientLeft) => {
-          const usage = answer.usage();
-          // A broken stream is charged for what it used when that is known. Unknown: a stream
-          // the client abandoned keeps its hold (the upstream generated for it); one that broke
-          // upstream costs nothing.
-          const cost = ok || usage ? charge.actual(usage) : clientLeft ? charge.hold : 0;
-          caller.charged = cost;
-          await reservation.settle(cost);
-        });
+        await (securing ?? meter.secure());
+        return sendStream(reply, answer.events, SERVER_SENT_EVENTS, (ok, clientLeft) =>
+          meter.settleEvents(ok, answer.usage(), clientLeft),
+        );
       }
       await securing;
-      caller.charged = charge.actual(usageOf(answer));
-      await reservation.settle(caller.charged);
+      await meter.settle(answer);
       return answer;
     } catch (error) {
       stop.stop(); // a stream already started upstream (its hold refused): stop it
@@ -135,18 +123,10 @@ export function handler(services: Services) {
         () => undefined,
         (refused: unknown) => refused,
       );
-      await reservation.refund();
+      await meter.refund();
       throw refusal ?? error;
     }
   };
-}
-
-/** The token usage an answer reports (chat completions do). */
-function usageOf(answer: unknown): TokenCount | undefined {
-  const usage = (answer as { usage?: Partial<TokenCount> } | null)?.usage;
-  return typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
-    ? (usage as TokenCount)
-    : undefined;
 }
 
 export function registerOperations(app: FastifyInstance, services: Services): void {

@@ -5,7 +5,6 @@
  * `limits.sync_wait_seconds` (then 504 with the task id; the task goes on).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { priceOf } from '../config/index.js';
 import { isErrorCode, ServiceError } from '../errors.js';
 import { OutboundRefused } from '../net/guard.js';
 import { isTerminal } from '../tasks/states.js';
@@ -58,7 +57,7 @@ export async function answerTask(
   services.providers.task(operation);
   const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
   checkCallback(services, body.callback_url);
-  const price = priceOf(services.config.prices, operation.priceKey, body.model, body.action);
+  const price = services.metering.taskPrice(operation.priceKey, body);
   const { task } = await services.taskStore.submit({
     operation,
     payer: token,
@@ -73,7 +72,7 @@ export async function answerTask(
   // A replayed request re-enqueues a live task too: enqueueing is idempotent, and it rescues a
   // task whose first enqueue was lost.
   if (!isTerminal(task.state)) await services.queue.enqueue(task.id, task.family);
-  // `caller.charged` stays 0: the row of the request that created the task was written with it,
+  // The request's meter stays unopened: the row of the request that created the task was written with it,
   // and the task's end sets what it kept (accounts/usage.ts); a replay costs nothing.
 
   if (typeof body.callback_url === 'string' || body.async === true) {

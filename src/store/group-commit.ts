@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type SqliteDatabase from 'better-sqlite3';
 import { sqliteHandleOf, type Db } from './database.js';
 import type { Database } from './tables.js';
+import { Batching } from './batching.js';
 
 export type Work<T> = (trx: Kysely<Database>) => Promise<T>;
 
@@ -41,8 +42,10 @@ export function transactionsOf(db: Db): Transactions {
 }
 
 class GroupCommit implements Transactions {
-  private queue: Queued[] = [];
-  private writing = false;
+  // Transactions asked for in the same turn of the event loop share a batch.
+  private readonly batching = new Batching<Queued>((batch) =>
+    batch.length === 1 ? this.alone(batch[0]!) : this.together(batch),
+  );
   private readonly savepoint: SqliteDatabase.Statement;
   private readonly release: SqliteDatabase.Statement;
   private readonly rollback: SqliteDatabase.Statement;
@@ -57,23 +60,9 @@ class GroupCommit implements Transactions {
   }
 
   run<T>(work: Work<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      // Transactions asked for in the same turn of the event loop share a batch.
-      if (!this.writing) {
-        this.writing = true;
-        setImmediate(() => void this.drain());
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0);
-      if (batch.length === 1) await this.alone(batch[0]!);
-      else await this.together(batch);
-    }
-    this.writing = false;
+    return new Promise<T>((resolve, reject) =>
+      this.batching.push({ work, resolve: resolve as (value: unknown) => void, reject }),
+    );
   }
 
   private async alone(item: Queued): Promise<void> {

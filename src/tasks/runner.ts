@@ -28,7 +28,7 @@ export class TaskRunner {
   constructor(
     private readonly store: TaskStore,
     private readonly queue: Queue,
-    private readonly providers: () => Providers,
+    private readonly providers: Providers,
     private readonly events: TaskEvents,
     private readonly media: MediaSources,
     private readonly log: Logger,
@@ -103,7 +103,7 @@ export class TaskRunner {
     let engine: (job: Job) => Promise<unknown>;
     try {
       if (!operation) throw new ServiceError('busy', `${task.operation} is not served by this version`);
-      engine = this.providers().task(operation);
+      engine = this.providers.task(operation);
     } catch (error) {
       return this.finish(task, 'failed', { error: errorOf(error) });
     }

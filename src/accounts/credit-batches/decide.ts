@@ -1,12 +1,12 @@
 /**
  * What one batch of holds, settlements and charges writes, decided in memory from the balances
- * read under the batch's lock (hold-batches.ts): holds and charges in arrival order, each refused
+ * read under the batch's lock (queue.ts): holds and charges in arrival order, each refused
  * when the balance left cannot cover it (so no balance goes below zero); settlements whose hold
  * was still there give back what the request did not use.
  */
 import type { Insertable } from 'kysely';
-import type { HoldTable, LedgerTable } from '../store/tables.js';
-import { entryOf } from './ledger.js';
+import type { HoldTable, LedgerTable } from '../../store/tables.js';
+import { entryOf } from '../ledger.js';
 
 export type Op =
   | { kind: 'hold'; tokenId: string; amount: number; traceId: string }

@@ -1,31 +1,40 @@
 /**
- * The credits of synchronous requests, by group commit (DECISIONS section 12). Holds, settlements
- * and charges that arrive while a batch is being written wait for the next one; each batch is
- * one transaction: the token rows locked and read, every op decided in memory in arrival order
- * (a hold or a charge the balance cannot cover is refused, so no balance goes below zero),
- * then one balance write per token, the ledger entries and the hold rows in a statement each. A
- * request learns its outcome only once its batch committed: an answer is sent after its charge is
- * durable, so a crash never leaves a sent answer uncharged. A settlement deletes its hold row
- * first, so each hold is given back at most once; a hold that was never settled (its process
- * died) is refunded by `expire` once it is older than any request runs.
+ * The credits of synchronous requests, by group commit: holds, settlements and charges are queued
+ * here into batches, each decided in memory (decide.ts) and written in one transaction (write.ts).
+ * What arrives while a batch is being written waits for the next one. In a batch the token rows
+ * are locked and read, every op decided in arrival order (a hold or a charge the balance cannot
+ * cover is refused, so no balance goes below zero), then one balance write per token, the ledger
+ * entries and the hold rows in a statement each. A request learns its outcome only once its batch
+ * committed: an answer is sent after its charge is durable, so a crash never leaves a sent answer
+ * uncharged. A settlement deletes its hold row first, so each hold is given back at most once; a
+ * hold that was never settled (its process died) is refunded by `expire` once it is older than
+ * any request runs.
  */
-import type { Db } from '../store/database.js';
-import type { Op } from './batch-writes.js';
-import type { BatchWriter } from './batch-writers.js';
-import { changeBalance } from './ledger.js';
+import type { Db } from '../../store/database.js';
+import type { Op } from './decide.js';
+import type { BatchWriter } from './write.js';
+import { changeBalance } from '../ledger.js';
+import { Batching } from '../../store/batching.js';
 
 interface Pending {
   resolve: (held: boolean) => void;
   reject: (error: unknown) => void;
 }
 
-export class HoldBatches {
-  private queue: (Op & Pending)[] = [];
-  private writing = false;
+export class CreditBatches {
+  // Ops that arrive in the same turn of the event loop go in one batch.
+  private readonly batching = new Batching<Op & Pending>(async (batch) => {
+    try {
+      const { outcome } = await this.write(batch);
+      batch.forEach((op, i) => op.resolve(outcome[i]!));
+    } catch (error) {
+      for (const op of batch) op.reject(error);
+    }
+  });
 
   constructor(
     private readonly db: Db,
-    /** Writes one batch in one transaction (batch-writers.ts). */
+    /** Writes one batch in one transaction (write.ts). */
     private readonly write: BatchWriter,
   ) {}
 
@@ -51,25 +60,7 @@ export class HoldBatches {
   }
 
   private push(op: Op & Pending): void {
-    this.queue.push(op);
-    // Ops that arrive in the same turn of the event loop go in one batch.
-    if (!this.writing) {
-      this.writing = true;
-      setImmediate(() => void this.drain());
-    }
-  }
-
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0);
-      try {
-        const { outcome } = await this.write(batch);
-        batch.forEach((op, i) => op.resolve(outcome[i]!));
-      } catch (error) {
-        for (const op of batch) op.reject(error);
-      }
-    }
-    this.writing = false;
+    this.batching.push(op);
   }
 
   /** Refunds the holds older than `ms` (their requests ended without settling); answers how many. */

@@ -7,9 +7,9 @@
  */
 import type { Kysely } from 'kysely';
 import type SqliteDatabase from 'better-sqlite3';
-import type { Db } from '../store/database.js';
-import type { Database } from '../store/tables.js';
-import { decide, settledTraces, touchedTokens, type BatchWrites, type Op } from './batch-writes.js';
+import type { Db } from '../../store/database.js';
+import type { Database } from '../../store/tables.js';
+import { decide, settledTraces, touchedTokens, type BatchWrites, type Op } from './decide.js';
 
 export type BatchWriter = (batch: readonly Op[]) => Promise<BatchWrites>;
 
