@@ -9,13 +9,22 @@ import { OPERATIONS } from '../contract/table.js';
 import { checkSchema } from '../contract/validate.js';
 import { badRequest, ServiceError } from '../errors.js';
 import type { Token } from '../accounts/tokens.js';
-import type { Services } from '../services.js';
+import type { Admin } from '../admin/index.js';
+import type { ChannelBoard } from '../providers/channel-board.js';
+import type { Tokens } from '../accounts/tokens.js';
 import { AccountUsageQuery } from '../admin/schemas.js';
 import type { Group } from '../admin/usage-report.js';
 import { timeOf } from '../admin/values.js';
 import { modelList } from './models.js';
 
-async function clientOf(services: Services, request: FastifyRequest): Promise<Token> {
+/** What a client's own account routes use of the services. */
+export interface AccountServices {
+  admin: Admin;
+  board: ChannelBoard;
+  tokens: Tokens;
+}
+
+async function clientOf(services: AccountServices, request: FastifyRequest): Promise<Token> {
   const token = await services.tokens.authenticate(request.headers.authorization);
   if (token.role !== 'client')
     throw new ServiceError('forbidden', 'an admin token calls /admin/api/v1 only, not operations');
@@ -25,7 +34,7 @@ async function clientOf(services: Services, request: FastifyRequest): Promise<To
 /** The first segment of each operation's path: `/serp`, `/chatmodel`, `/tune`, … */
 export const PREFIXES = [...new Set(OPERATIONS.map((o) => `/${o.path.split('/')[1]}`))];
 
-export function registerAccount(app: FastifyInstance, services: Services): void {
+export function registerAccount(app: FastifyInstance, services: AccountServices): void {
   app.get('/v1/account', async (request) => services.admin.account(await clientOf(services, request)));
 
   app.get('/v1/account/usage', async (request) => {

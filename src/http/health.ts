@@ -5,9 +5,21 @@
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.js';
+import type { Redis } from 'ioredis';
+import type { Blobs } from '../store/blobs.js';
+import type { Db } from '../store/database.js';
+import type { Metrics } from '../observe/metrics.js';
 
-async function problems(services: Services): Promise<string[]> {
+/** What health and metrics look at. */
+export interface HealthServices {
+  blobs: Blobs;
+  db: Db;
+  metrics: Metrics;
+  /** The Redis connections of the distributed mode (none in the embedded mode). */
+  redis: Redis[];
+}
+
+async function problems(services: HealthServices): Promise<string[]> {
   const found: string[] = [];
   try {
     await sql`select 1`.execute(services.db);
@@ -31,7 +43,7 @@ async function problems(services: Services): Promise<string[]> {
   return found;
 }
 
-export function registerHealth(app: FastifyInstance, services: Services): void {
+export function registerHealth(app: FastifyInstance, services: HealthServices): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const found = await problems(services);

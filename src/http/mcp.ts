@@ -14,7 +14,8 @@ import type { Token } from '../accounts/tokens.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ServiceError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { McpServices } from '../mcp/calls.js';
+import type { Tokens } from '../accounts/tokens.js';
 import { mcpServer } from '../mcp/server.js';
 import { RunningCalls } from '../mcp/running-calls.js';
 import { OTHER_METHODS } from './operations.js';
@@ -27,7 +28,7 @@ function sessionOf(header: string | string[] | undefined, body: unknown): { id: 
   return { id: isInitializeRequest(body) ? randomUUID() : '', isNew: isInitializeRequest(body) };
 }
 
-export function registerMcp(app: FastifyInstance, services: Services): void {
+export function registerMcp(app: FastifyInstance, services: McpServices & { tokens: Tokens }): void {
   const running = new RunningCalls();
   const tokens = new WeakMap<FastifyRequest, Token>();
   app.route({

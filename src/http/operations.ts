@@ -7,20 +7,30 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { Operation } from '../contract/types.js';
 import { OPERATIONS } from '../contract/table.js';
 import { validateRequest } from '../contract/validate.js';
-import { mayCall } from '../accounts/tokens.js';
+import { mayCall, type Tokens } from '../accounts/tokens.js';
 import { EventStream, LineStream } from '../providers/index.js';
 import { StopSwitch } from '../providers/stop-signal.js';
 import { NDJSON, SERVER_SENT_EVENTS, sendStream } from './event-stream.js';
 import { badRequest, ServiceError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { Limiter } from '../accounts/limiter.js';
+import type { ChannelBoard } from '../providers/channel-board.js';
+import type { TaskRecords } from '../tasks/records.js';
 import { negotiate } from './accept.js';
 import { answerRetrieval } from '../tasks/retrieval.js';
-import { answerTask } from './task-requests.js';
+import { answerTask, type TaskRequestServices } from './task-requests.js';
 import type { Caller } from './caller.js';
+
+/** What the operations' routes use of the services. */
+export interface OperationServices extends TaskRequestServices {
+  tokens: Tokens;
+  limiter: Limiter;
+  board: ChannelBoard;
+  tasks: TaskRecords;
+}
 
 export const OTHER_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-export function gate(services: Services, operation: Operation) {
+export function gate(services: OperationServices, operation: Operation) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const accept = negotiate(request.headers.accept, operation.accept);
     if (!accept) {
@@ -69,7 +79,7 @@ export async function validate(request: FastifyRequest) {
   request.body = body;
 }
 
-export function handler(services: Services) {
+export function handler(services: OperationServices) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller as Caller;
     const { operation, token } = caller;
@@ -129,7 +139,7 @@ export function handler(services: Services) {
   };
 }
 
-export function registerOperations(app: FastifyInstance, services: Services): void {
+export function registerOperations(app: FastifyInstance, services: OperationServices): void {
   app.decorateRequest('caller', null);
   for (const operation of OPERATIONS) {
     app.route({

@@ -13,10 +13,9 @@ import { ORIGIN_PATHS, renameModels } from '../compat/origin.js';
 import { ourRequest } from '../compat/origin-requests.js';
 import { operationAt } from '../contract/table.js';
 import { ServiceError } from '../errors.js';
-import type { Services } from '../services.js';
 import { answerRetrieval } from '../tasks/retrieval.js';
 import type { Caller } from './caller.js';
-import { gate, handler, OTHER_METHODS, validate } from './operations.js';
+import { gate, handler, OTHER_METHODS, validate, type OperationServices } from './operations.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,7 +42,7 @@ function translate(originPath: string) {
 const PENDING_WORDS: Readonly<Record<string, string>> = { queued: 'pending', running: 'running' };
 
 /** On a wait that ran out: the task's current state, for the client to poll; never a 504. */
-function waitingAsTheOrigin(services: Services, inner: RouteHandlerMethod): RouteHandlerMethod {
+function waitingAsTheOrigin(services: OperationServices, inner: RouteHandlerMethod): RouteHandlerMethod {
   return async function (this: FastifyInstance, request, reply) {
     try {
       return await inner.call(this, request, reply);
@@ -99,7 +98,7 @@ async function renameOnTheWayOut(request: FastifyRequest, _reply: FastifyReply, 
   return payload;
 }
 
-export function registerOriginRoutes(app: FastifyInstance, services: Services): void {
+export function registerOriginRoutes(app: FastifyInstance, services: OperationServices): void {
   for (const [originPath, ourPath] of Object.entries(ORIGIN_PATHS)) {
     const operation = operationAt(ourPath);
     if (!operation) throw new Error(`${originPath} stands for ${ourPath}, which is no operation`);

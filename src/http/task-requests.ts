@@ -8,8 +8,25 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isErrorCode, ServiceError } from '../errors.js';
 import { OutboundRefused } from '../net/guard.js';
 import { isTerminal } from '../tasks/states.js';
-import type { Services } from '../services.js';
+import type { Config } from '../config/index.js';
+import type { OutboundGuard } from '../net/guard.js';
+import type { Metering } from '../accounts/metering.js';
+import type { Providers } from '../providers/index.js';
+import type { Queue } from '../tasks/queue.js';
+import type { TaskStore } from '../tasks/store.js';
+import type { TaskWatch } from '../tasks/watch.js';
 import type { Caller } from './caller.js';
+
+/** What a task's request uses of the services. */
+export interface TaskRequestServices {
+  config: Config;
+  guard: OutboundGuard;
+  metering: Metering;
+  providers: Providers;
+  queue: Queue;
+  taskStore: TaskStore;
+  watch: TaskWatch;
+}
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -25,7 +42,7 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
 }
 
 /** Refuses at once a callback URL that can never be called (scheme, literal private address). */
-function checkCallback(services: Services, url: unknown): void {
+function checkCallback(services: TaskRequestServices, url: unknown): void {
   if (typeof url !== 'string') return;
   try {
     services.guard.check(url);
@@ -37,7 +54,7 @@ function checkCallback(services: Services, url: unknown): void {
   }
 }
 
-function deadlineOf(services: Services, body: Record<string, unknown>): number {
+function deadlineOf(services: TaskRequestServices, body: Record<string, unknown>): number {
   const seconds =
     typeof body.execution_expires_after === 'number'
       ? body.execution_expires_after
@@ -46,7 +63,7 @@ function deadlineOf(services: Services, body: Record<string, unknown>): number {
 }
 
 export async function answerTask(
-  services: Services,
+  services: TaskRequestServices,
   request: FastifyRequest,
   reply: FastifyReply,
   caller: Caller,

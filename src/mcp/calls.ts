@@ -14,10 +14,27 @@ import { checkSchema } from '../contract/validate.js';
 import { operationAt, retrievalPathOf } from '../contract/table.js';
 import type { Operation } from '../contract/types.js';
 import type { TaskEvent } from '../tasks/events.js';
-import type { Services } from '../services.js';
+import type { Admin } from '../admin/index.js';
+import type { Blobs } from '../store/blobs.js';
+import type { Config } from '../config/index.js';
+import type { Db } from '../store/database.js';
+import type { TaskEvents } from '../tasks/events.js';
+import type { TaskStore } from '../tasks/store.js';
+import type { TaskWatch } from '../tasks/watch.js';
 import { dispatch } from './dispatch.js';
 import { errorResult, successResult } from './results.js';
 import { GetTaskInput, type Tool } from './tools.js';
+
+/** What MCP tool calls use of the services, besides the server they send each call through. */
+export interface McpServices {
+  admin: Admin;
+  blobs: Blobs;
+  config: Config;
+  db: Db;
+  events: TaskEvents;
+  taskStore: TaskStore;
+  watch: TaskWatch;
+}
 
 export interface Progress {
   fraction: number;
@@ -26,7 +43,7 @@ export interface Progress {
 
 export interface CallScope {
   app: FastifyInstance;
-  services: Services;
+  services: McpServices;
   token: Token;
   /** The caller's own Authorization header, sent on with every request the call makes. */
   authorization: string;
@@ -132,7 +149,7 @@ function firstOf(
 }
 
 /** Cancels the task as an operator would; one that ended first stays as it ended. */
-async function cancel(services: Services, token: Token, taskId: string): Promise<void> {
+async function cancel(services: McpServices, token: Token, taskId: string): Promise<void> {
   try {
     await services.admin.tasks.cancel(taskId, { name: `${token.name} (MCP client)`, id: token.id });
   } catch (error) {
@@ -144,7 +161,7 @@ async function cancel(services: Services, token: Token, taskId: string): Promise
  * A cancellation on whichever node it reaches: the task the call submitted, found by the call's
  * idempotency key, is cancelled; the node running the call sees it end and answers.
  */
-export async function cancelCall(services: Services, token: Token, callKey: string): Promise<void> {
+export async function cancelCall(services: McpServices, token: Token, callKey: string): Promise<void> {
   const task = await services.db
     .selectFrom('tasks')
     .select('id')

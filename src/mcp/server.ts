@@ -15,16 +15,15 @@ import {
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Token } from '../accounts/tokens.js';
 import { OPERATIONS } from '../contract/table.js';
-import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
-import { callTool, cancelCall, mayUse } from './calls.js';
+import { callTool, cancelCall, mayUse, type McpServices } from './calls.js';
 import { errorResult } from './results.js';
 import { callKeyOf, type RunningCalls } from './running-calls.js';
 import { TOOLS, toolNamed } from './tools.js';
 
 export interface McpRequest {
   app: FastifyInstance;
-  services: Services;
+  services: McpServices;
   running: RunningCalls;
   token: Token;
   authorization: string;
