@@ -3,7 +3,8 @@
  * no import circles; engines import nothing of ours outside src/engines/; an engine never reaches
  * into another engine, and the parts the engines share never reach into one; code outside the
  * engines comes in through an engine's index.ts, but for the deep imports listed here with their
- * reasons. And the ID card specimen maker, a test tool, stays out of what is built and shipped.
+ * reasons; every import points down the rooms of src/ in the order docs/architecture.md states.
+ * And the ID card specimen maker, a test tool, stays out of what is built and shipped.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -170,6 +171,27 @@ function offences(graph: Map<string, string[]>, breaks: (from: string, to: strin
   );
 }
 
+/**
+ * The rooms of src/ from the floor up, as docs/architecture.md states them on its `rooms:` line: a
+ * room is a folder directly under src/, or a file there (by its name without `.ts`).
+ */
+function roomOrder(): string[] {
+  const line = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8')
+    .split('\n')
+    .find((text) => text.startsWith('rooms: '));
+  return [...(line ?? '').matchAll(/`([\w-]+)`/g)].map((match) => match[1]!);
+}
+
+/** The room that holds a file of src/. */
+const roomOf = (file: string) => file.slice('src/'.length).split('/')[0]!.replace(/\.ts$/, '');
+
+/** An import from a room into one above it (or into a room the order does not list); files outside src/ have none. */
+function runsBackUp(order: string[], from: string, to: string): boolean {
+  if (!to.startsWith('src/')) return false;
+  const [low, high] = [order.indexOf(roomOf(to)), order.indexOf(roomOf(from))];
+  return low < 0 || high < 0 || low > high;
+}
+
 function filesUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
@@ -190,6 +212,32 @@ describe('architecture', () => {
   it('has no import circles in src/', () => {
     const found = circles(graph).map((circle) => circle.join(' → '));
     expect(found, `import circles:\n${found.join('\n')}`).toEqual([]);
+  });
+
+  it('keeps every import pointing down the rooms docs/architecture.md lists, floor first', () => {
+    const order = roomOrder();
+    const rooms = [...new Set([...graph.keys()].map(roomOf))].sort();
+    expect([...order].sort(), 'the rooms of src/ against the `rooms:` line of docs/architecture.md').toEqual(
+      rooms,
+    );
+    const found = offences(graph, (from, to) => runsBackUp(order, from, to));
+    expect(found, `imports running back up the rooms (${order.join(' → ')}):\n${found.join('\n')}`).toEqual(
+      [],
+    );
+  });
+
+  it('refuses an arrow planted to run back up', () => {
+    const order = roomOrder();
+    const planted = new Map(graph);
+    planted.set('src/store/database.ts', [...(graph.get('src/store/database.ts') ?? []), 'src/http/app.ts']);
+    planted.set('src/accounts/credits.ts', [
+      ...(graph.get('src/accounts/credits.ts') ?? []),
+      'src/admin/index.ts',
+    ]);
+    expect(offences(planted, (from, to) => runsBackUp(order, from, to)).sort()).toEqual([
+      'src/accounts/credits.ts → src/admin/index.ts',
+      'src/store/database.ts → src/http/app.ts',
+    ]);
   });
 
   it('keeps the engines from importing anything of ours outside src/engines/', () => {
