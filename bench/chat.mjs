@@ -14,9 +14,11 @@
 // paired with one straight to the upstream, so that the added latency compares like with like.
 // Usage: node bench/chat.mjs [--duration 8] [--connections 32] [--rounds 2] [--warmup 3]
 //   [--samples 2000] [--latency-seconds 5] [--credits 100000000] [--portkey-version 1.15.2]
-//   [--hono-node-server 1.13.8|none] [--no-portkey] [--cpu-prof DIR]
+//   [--hono-node-server 1.13.8|none] [--no-portkey] [--cpu-prof DIR] [--baseline DIST]
 // --credits N is the credited token's balance; --cpu-prof writes both Switchyard servers' CPU
-// profiles into DIR (bench/profile-summary.mjs reads them).
+// profiles into DIR (bench/profile-summary.mjs reads them). --baseline DIST (the dist/ of another build,
+// e.g. made by bench/baseline.sh REF) adds that build's server with a credited token to the turns,
+// for its CPU per request beside this build's in one run.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     'no-portkey': { type: 'boolean', default: false },
     credits: { type: 'string', default: '100000000' },
     'cpu-prof': { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const duration = Number(values.duration);
@@ -54,7 +57,7 @@ const portkeyVersion = values['portkey-version'];
 const honoNodeServer = values['hono-node-server'];
 
 const root = new URL('..', import.meta.url).pathname;
-const cli = join(root, 'dist/cli/main.js');
+const defaultCli = join(root, 'dist/cli/main.js');
 const run = promisify(execFile);
 
 /** Polls a URL until it answers 200, or throws after `ms`. */
@@ -85,8 +88,8 @@ async function upstreamStats(upstream) {
  * The real server: `switchyard serve --config FILE` from dist/, with a token made by the CLI that
  * has `credits` (undefined: unlimited).
  */
-async function startSwitchyard(upstream, name, credits) {
-  if (!existsSync(cli)) throw new Error('dist/ is missing: run `make setup` (or `npm run build`)');
+async function startSwitchyard(upstream, name, credits, cli = defaultCli) {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`make setup\` (or \`npm run build\`)`);
   const dir = temporaryDir('switchyard-bench-chat-');
   const port = await freePort();
   const {
@@ -304,6 +307,13 @@ const targets = [
 ];
 targets.push(['switchyard', await startSwitchyard(upstream, 'switchyard')]);
 targets.push(['switchyard-credited', await startSwitchyard(upstream, 'switchyard-credited', values.credits)]);
+if (values.baseline) {
+  const baselineCli = join(values.baseline, 'cli/main.js');
+  targets.push([
+    'baseline-credited',
+    await startSwitchyard(upstream, 'baseline-credited', values.credits, baselineCli),
+  ]);
+}
 if (install) {
   try {
     targets.push(['portkey', await startPortkey(install, upstream)]);
@@ -337,7 +347,7 @@ report.machine.load_average_at_end = loadavg().map((x) => Number(x.toFixed(2)));
 
 // --- medians, ratios, targets, table --------------------------------------------------------------
 
-const SERVERS = ['upstream', 'relay', 'portkey', 'switchyard', 'switchyard-credited'];
+const SERVERS = ['upstream', 'relay', 'portkey', 'switchyard', 'switchyard-credited', 'baseline-credited'];
 const median = (numbers) => {
   const sorted = [...numbers].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -381,7 +391,7 @@ report.targets = {
 };
 report.ratio = {};
 for (const mode of ['plain', 'stream']) {
-  const [up, relayRow, pk, un, cr] = SERVERS.map((server) => find(server, mode));
+  const [up, relayRow, pk, un, cr, base] = SERVERS.map((server) => find(server, mode));
   report.ratio[mode] = {
     credited_over_portkey_throughput: ratio(cr?.requests_per_second, pk?.requests_per_second),
     unlimited_over_portkey_throughput: ratio(un?.requests_per_second, pk?.requests_per_second),
@@ -391,6 +401,7 @@ for (const mode of ['plain', 'stream']) {
     credited_over_relay_throughput: ratio(cr?.requests_per_second, relayRow?.requests_per_second, 3),
     credited_over_relay_cpu_per_request: ratio(cr?.cpu_us_per_request, relayRow?.cpu_us_per_request),
     portkey_over_relay_cpu_per_request: ratio(pk?.cpu_us_per_request, relayRow?.cpu_us_per_request),
+    credited_over_baseline_cpu_per_request: ratio(cr?.cpu_us_per_request, base?.cpu_us_per_request),
   };
 }
 
@@ -499,6 +510,10 @@ for (const mode of ['plain', 'stream']) {
       ` CPU per request credited ×${r.credited_over_relay_cpu_per_request ?? 'n/a'},` +
       ` portkey ×${r.portkey_over_relay_cpu_per_request ?? 'n/a'}`,
   );
+  if (values.baseline)
+    console.log(
+      `${''.padEnd(6)} CPU per request credited, this build / the baseline build: ×${r.credited_over_baseline_cpu_per_request ?? 'n/a'}`,
+    );
 }
 if (report.portkey.note) console.log(`note: ${report.portkey.note}`);
 saveReport('chat', report);

@@ -16,12 +16,18 @@ import { ServiceError } from '../errors.js';
 
 const TOKEN_PREFIX = 'sy_';
 
-export type Role = 'client' | 'admin';
+/**
+ * A client token calls operations; an admin token calls `/admin/*` only, and a viewer token reads
+ * there and changes nothing.
+ */
+export type Role = 'client' | 'admin' | 'viewer';
+
+/** Whether the role is one of the operator's: it calls `/admin/*`, not operations. */
+export const isOperator = (role: Role) => role !== 'client';
 
 export interface Token {
   id: string;
   name: string;
-  /** A client token calls operations; an admin token calls `/admin/*` only. */
   role: Role;
   /** Operation paths this token may call; null for all. */
   operations: string[] | null;

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import { checkSchema } from '../contract/validate.js';
 import { badRequest, ServiceError } from '../errors.js';
-import type { Token, Tokens } from '../accounts/tokens.js';
+import { isOperator, type Token, type Tokens } from '../accounts/tokens.js';
 import type { Admin } from './index.js';
 import {
   CreditsBody,
@@ -341,7 +341,7 @@ export async function adminOf(tokens: Tokens, request: FastifyRequest): Promise<
     request.headers.authorization === undefined && request.consoleToken !== null
       ? await tokens.authenticateHash(request.consoleToken)
       : await tokens.authenticate(request.headers.authorization);
-  if (token.role !== 'admin')
+  if (!isOperator(token.role))
     throw new ServiceError(
       'forbidden',
       'a client token calls operations only; /admin/api/v1 takes an admin token',
@@ -356,6 +356,9 @@ export function registerAdmin(app: FastifyInstance, tokens: Tokens, admin: Admin
       url: `${ADMIN_BASE}${route.url}`,
       handler: async (request, reply) => {
         const token = await adminOf(tokens, request);
+        // A viewer reads everything an admin reads, and changes nothing.
+        if (token.role === 'viewer' && route.method !== 'GET')
+          throw new ServiceError('forbidden', 'a viewer token reads /admin/api/v1; it changes nothing');
         const query = (request.query ?? {}) as Strings;
         check(route.query, query, '');
         const body = request.body === undefined || request.body === null ? {} : request.body;

@@ -48,7 +48,11 @@ export const NewTokenBody = Closed({
   name: PatternString('^[A-Za-z0-9_.@-]{1,64}$', 'must be 1 to 64 letters, digits, _ . @ or -', {
     description: 'unique among live tokens',
   }),
-  role: Type.Optional(StringEnum(['client', 'admin'] as const, { description: 'default `client`' })),
+  role: Type.Optional(
+    StringEnum(['client', 'admin', 'viewer'] as const, {
+      description: 'default `client`; `viewer` reads the admin API and changes nothing',
+    }),
+  ),
   credits: Type.Optional(
     Nullable(
       Type.Integer({ minimum: 0, maximum: 1e15, description: 'balance; null (default) for unlimited' }),

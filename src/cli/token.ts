@@ -100,8 +100,10 @@ export function tokenCommands(configOption: () => Option): Command {
       positive('--concurrency', true),
     )
     .option('--admin', 'an admin token: it calls /admin/api/v1 only, never operations')
+    .option('--viewer', 'with --admin: a viewer, which reads /admin/api/v1 and changes nothing')
     .option('--json', 'print {token, webhook_secret, id, …} as JSON')
     .action(async (flags) => {
+      if (flags.viewer && !flags.admin) throw new Error('--viewer: a viewer is an admin token; add --admin');
       const config = loadConfig({ file: flags.config });
       const created = await withTokens(flags.config, async (tokens, admin) => {
         // Names of live tokens are unique, as over the admin API: `revoke NAME` means one token.
@@ -110,7 +112,7 @@ export function tokenCommands(configOption: () => Option): Command {
         return admin.issue(
           {
             name: flags.name,
-            role: flags.admin ? 'admin' : 'client',
+            role: flags.admin ? (flags.viewer ? 'viewer' : 'admin') : 'client',
             credits: flags.credits ?? null,
             operations: flags.operations ? parseOperations(flags.operations) : null,
             expiresAt: flags.expiresAt ? (timeOf('--expires-at', flags.expiresAt) as number) : null,

@@ -14,7 +14,6 @@ import { DEFAULT_PRICES } from './prices.js';
 import { longestWait } from './longest-wait.js';
 import { isProxyRange } from './proxy-ranges.js';
 
-
 export interface Config extends Omit<ConfigInput, 'prices'> {
   public_base_url: string;
   database: { url: string; pool_size: number };

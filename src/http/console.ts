@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hashOf, type Tokens } from '../accounts/tokens.js';
+import { hashOf, isOperator, type Tokens } from '../accounts/tokens.js';
 import type { Db } from '../store/database.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { ADMIN_BASE } from '../admin/routes.js';
@@ -138,7 +138,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
     }
     const secret = body.token.trim();
     const token = await tokens.authenticate(`Bearer ${secret}`);
-    if (token.role !== 'admin') {
+    if (!isOperator(token.role)) {
       throw new ServiceError('forbidden', 'this is a client token; the console takes an admin token');
     }
     const { id, until } = await sessions.open(hashOf(secret));
@@ -162,7 +162,7 @@ export function registerConsole(app: FastifyInstance, tokens: Tokens, db: Db, pu
         bearer !== undefined
           ? await tokens.authenticate(bearer)
           : await tokens.authenticateHash(tokenHash as string);
-      if (token.role !== 'admin') return { name: null, ended: 'the console takes an admin token' };
+      if (!isOperator(token.role)) return { name: null, ended: 'the console takes an admin token' };
       return { name: token.name, ended: null };
     } catch (error) {
       if (error instanceof ServiceError) return { name: null, ended: error.message };

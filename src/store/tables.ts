@@ -22,7 +22,7 @@ export interface TokenTable {
   /** When the token last changed after its creation; nodes forget cached tokens when it moves. */
   changed_at?: number | null;
   /** `client` calls operations, `admin` calls `/admin/*` only. */
-  role: Generated<'client' | 'admin'>;
+  role: Generated<'client' | 'admin' | 'viewer'>;
   /** When an operator disabled it; null while it may be used. Unlike a revocation, reversible. */
   disabled_at: number | null;
 }

@@ -130,6 +130,32 @@ describe.each(BACKENDS)('%s', (backend) => {
     }
   });
 
+  it('lets a viewer read every list and refuses it every change, which the audit never shows', async () => {
+    const created = await call('POST', `${BASE}/tokens`, { name: 'auditor', role: 'viewer' });
+    expect(created.status).toBe(201);
+    const viewer = created.body.token as string;
+    expect(created.body.role).toBe('viewer');
+    for (const route of ADMIN_ROUTES) {
+      const answer = await call(route.method, `${BASE}${route.url.replace(/:\w+/g, 'x')}`, undefined, viewer);
+      const code = (answer.body.error as { code?: string } | undefined)?.code;
+      if (route.method === 'GET') expect([route.url, code]).not.toEqual([route.url, 'forbidden']);
+      else
+        expect([route.method, route.url, answer.status, code]).toEqual([
+          route.method,
+          route.url,
+          403,
+          'forbidden',
+        ]);
+    }
+    expect((await call('GET', `${BASE}/tokens`, undefined, viewer)).status).toBe(200);
+    expect((await call('GET', `${BASE}/overview`, undefined, viewer)).status).toBe(200);
+    // Nor is a viewer a client: operations refuse it as they refuse an admin token.
+    expect((await server.post('/serp/web', { query: 'x' }, viewer)).status).toBe(403);
+    const audit = await call('GET', `${BASE}/audit?limit=100`);
+    const actors = (audit.body.rows as { actor: string }[]).map((entry) => entry.actor);
+    expect(actors).not.toContain('auditor');
+  });
+
   it('creates, reads, edits, regenerates and revokes tokens, each secret shown once', async () => {
     const created = await call('POST', `${BASE}/tokens`, {
       name: 'acme',

@@ -39,6 +39,12 @@ describe('switchyard admin commands', () => {
 
   it('creates tokens and tops up their credits', async () => {
     expect(await json('token', 'create', '--name', 'ops', '--admin')).toMatchObject({ role: 'admin' });
+    expect(await json('token', 'create', '--name', 'auditor', '--admin', '--viewer')).toMatchObject({
+      role: 'viewer',
+    });
+    expect(await failure('token', 'create', '--name', 'reader', '--viewer')).toContain(
+      '--viewer: a viewer is an admin token; add --admin',
+    );
     acme = await json('token', 'create', '--name', 'acme', '--credits', '10');
     expect(await failure('token', 'create', '--name', 'acme')).toContain(
       '--name: a live token is already called acme',

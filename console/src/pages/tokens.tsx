@@ -20,7 +20,7 @@ import {
 export interface TokenRow {
   id: string;
   name: string;
-  role: 'client' | 'admin';
+  role: 'client' | 'admin' | 'viewer';
   operations: string[] | null;
   rate_per_second: number;
   concurrency: number;
