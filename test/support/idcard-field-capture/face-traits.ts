@@ -39,6 +39,10 @@ export interface FaceTraits {
   hairStyle: HairStyle;
   /** 0 (young) to 1 (old): lines and greying. */
   age: number;
+  /** A moustache and stubble, in every photo of a man who has them. */
+  beard: number;
+  /** A mole: where across and down the face, or null. */
+  mole: [number, number] | null;
 }
 
 export interface Shot {
@@ -79,25 +83,25 @@ export function faceTraits(faceSeed: number, sex: '男' | '女', ageYears: numbe
       : ['long', 'bob', 'bun', 'long', 'side-part'];
   return {
     skin,
-    width: between(random, 0.88, 1.06) * (sex === '男' ? 1.03 : 0.97),
-    length: between(random, 0.92, 1.08),
-    jaw: between(random, 0.68, 0.92) + (sex === '男' ? 0.04 : -0.03),
-    chin: between(random, 0.22, 0.42),
-    eyeGap: between(random, 0.36, 0.46),
-    eyeWidth: between(random, 0.22, 0.3),
-    eyeOpen: between(random, 0.32, 0.48),
-    eyeTilt: between(random, -0.06, 0.14),
-    eyeLevel: between(random, -0.12, 0.02),
+    width: between(random, 0.78, 1.18) * (sex === '男' ? 1.03 : 0.97),
+    length: between(random, 0.86, 1.14),
+    jaw: between(random, 0.6, 0.98) + (sex === '男' ? 0.04 : -0.03),
+    chin: between(random, 0.18, 0.48),
+    eyeGap: between(random, 0.3, 0.53),
+    eyeWidth: between(random, 0.17, 0.34),
+    eyeOpen: between(random, 0.26, 0.55),
+    eyeTilt: between(random, -0.1, 0.2),
+    eyeLevel: between(random, -0.16, 0.05),
     doubleLid: random() < 0.5,
-    browThickness: between(random, 0.035, 0.075) * (sex === '男' ? 1.2 : 0.85),
+    browThickness: between(random, 0.025, 0.09) * (sex === '男' ? 1.2 : 0.85),
     browArch: between(random, 0.05, 0.3),
     browLift: between(random, 0.2, 0.32),
-    noseLength: between(random, 0.36, 0.48),
-    noseWidth: between(random, 0.19, 0.28),
-    mouthWidth: between(random, 0.36, 0.5),
-    mouthLevel: between(random, 0.55, 0.66),
-    upperLip: between(random, 0.03, 0.06),
-    lowerLip: between(random, 0.045, 0.085),
+    noseLength: between(random, 0.28, 0.56),
+    noseWidth: between(random, 0.16, 0.32),
+    mouthWidth: between(random, 0.27, 0.58),
+    mouthLevel: between(random, 0.54, 0.7),
+    upperLip: between(random, 0.025, 0.07),
+    lowerLip: between(random, 0.04, 0.1),
     lips: [
       Math.round(between(random, 160, 200)),
       Math.round(between(random, 80, 110)),
@@ -111,6 +115,8 @@ export function faceTraits(faceSeed: number, sex: '男' | '女', ageYears: numbe
     hair,
     hairStyle: pick(random, styles),
     age,
+    beard: sex === '男' && random() < 0.3 ? between(random, 0.3, 1) : 0,
+    mole: random() < 0.35 ? [between(random, -0.6, 0.6), between(random, -0.2, 0.7)] : null,
   };
 }
 
@@ -151,12 +157,12 @@ export function snapshotShot(random: Random): Shot {
   const wall: Rgb = [0, 0, 0].map(() => Math.round(between(random, 60, 220))) as Rgb;
   const warm = between(random, -1, 1);
   return {
-    yaw: between(random, -0.32, 0.32),
+    yaw: between(random, -0.26, 0.26),
     pitch: between(random, -0.1, 0.1),
     roll: between(random, -0.12, 0.12),
     light: between(random, -1, 1),
     contrast: between(random, 0.7, 1.3),
-    smile: random() < 0.5 ? between(random, 0.4, 1) : between(random, 0, 0.2),
+    smile: random() < 0.5 ? between(random, 0.4, 0.8) : between(random, 0, 0.2),
     scale: between(random, 0.8, 1.2),
     shiftX: between(random, -30, 30),
     shiftY: between(random, -20, 25),
