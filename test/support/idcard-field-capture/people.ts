@@ -78,7 +78,7 @@ const TURKIC_NATIONS = new Set(['维吾尔', '哈萨克', '柯尔克孜', '塔�
 const TIBETAN_NATIONS = new Set(['藏', '门巴', '珞巴']);
 const MONGOLIAN_NATIONS = new Set(['蒙古', '达斡尔', '鄂温克', '鄂伦春']);
 
-export function nameOf(random: Random, nation: string, sex: '男' | '女'): string {
+function nameOf(random: Random, nation: string, sex: '男' | '女'): string {
   if (TURKIC_NATIONS.has(nation)) return `${pick(random, TURKIC[sex])}·${pick(random, TURKIC.father)}`;
   if (TIBETAN_NATIONS.has(nation)) {
     const first = pick(random, TIBETAN[sex]);
