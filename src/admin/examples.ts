@@ -195,6 +195,39 @@ export const EXAMPLES = {
     tasks: { queued: 2, running: 3, succeeded: 840, failed: 12, expired: 0 },
     channels: { ok: 5, cooling: 0, disabled: 1, auto_disabled: 0 },
   },
+  createdCodes: {
+    batch: '0mi2x9k4s0000b1c2d3e4f5a6',
+    codes: ['SYC-7KQ2M-XW4RT-9PLNA-H3VZE', 'SYC-C8D5F-2GJ6K-MNB4Q-RT7WY'],
+  },
+  codeBatches: {
+    rows: [
+      {
+        batch: '0mi2x9k4s0000b1c2d3e4f5a6',
+        credits: 500,
+        count: 2,
+        uses_per_code: 1,
+        used: 1,
+        expires_at: '2026-12-31T00:00:00.000Z',
+        note: 'launch week',
+        created_by: 'ops',
+        created_at: '2026-11-26T09:00:00.000Z',
+        disabled_at: null,
+      },
+    ],
+    next: null,
+  },
+  codeBatch: {
+    batch: '0mi2x9k4s0000b1c2d3e4f5a6',
+    credits: 500,
+    count: 2,
+    uses_per_code: 1,
+    used: 1,
+    expires_at: '2026-12-31T00:00:00.000Z',
+    note: 'launch week',
+    created_by: 'ops',
+    created_at: '2026-11-26T09:00:00.000Z',
+    disabled_at: '2026-11-27T09:00:00.000Z',
+  },
   audit: {
     rows: [
       {

@@ -14,6 +14,7 @@ import { auditLog } from './audit.js';
 import { ChannelAdmin } from './channels.js';
 import type { ChannelHealth, LocalProbe } from '../watchers/channel-health.js';
 import { IdentityAdmin } from './identities.js';
+import { CodeAdmin } from './codes.js';
 import { ledgerEntries } from './ledger-view.js';
 import { overview } from './overview.js';
 import { requestLog, type RequestQuery } from './request-log.js';
@@ -50,6 +51,7 @@ export class Admin {
   readonly tokens: TokenAdmin;
   readonly tasks: TaskAdmin;
   readonly channels: ChannelAdmin;
+  readonly codes: CodeAdmin;
   private identityAdmin: IdentityAdmin | undefined;
 
   constructor(private readonly parts: AdminParts) {
@@ -59,6 +61,7 @@ export class Admin {
     });
     this.tasks = new TaskAdmin(parts.db, this.names, parts.tasks);
     this.channels = new ChannelAdmin(parts.db, parts.board, parts.localProbe, parts.config, parts.health);
+    this.codes = new CodeAdmin(parts.db);
   }
 
   /** Token ids → names, for the rows of reports. */

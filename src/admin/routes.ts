@@ -12,9 +12,11 @@ import { badRequest, ServiceError } from '../errors.js';
 import { isOperator, type Token, type Tokens } from '../accounts/tokens.js';
 import type { Admin } from './index.js';
 import {
+  CodesQuery,
   CreditsBody,
   IdentityPatchBody,
   LedgerQuery,
+  NewCodesBody,
   NewIdentityBody,
   NewTokenBody,
   NoBody,
@@ -28,7 +30,7 @@ import {
 import type { Group } from './usage-report.js';
 import type { StatusFilter } from './request-log.js';
 import type { TaskState } from '../tasks/states.js';
-import { invalid, timeOf } from './values.js';
+import { expiryOf, invalid, timeOf } from './values.js';
 import { EXAMPLES } from './examples.js';
 
 export const ADMIN_BASE = '/admin/api/v1';
@@ -310,6 +312,44 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     summary: 'The last 24 hours: requests, errors and credits by hour; tasks and channels by state',
     example: 'overview',
     handle: ({ admin }) => admin.overview(),
+  },
+  {
+    method: 'POST',
+    url: '/codes',
+    summary: 'Make a batch of redemption codes; the codes are in this answer only',
+    body: NewCodesBody,
+    example: 'createdCodes',
+    handle: async ({ admin, actor, body, reply }) => {
+      const expiresAt = expiryOf(body.expires_at as string | null | undefined);
+      if (expiresAt !== null && expiresAt !== undefined && expiresAt <= Date.now())
+        throw invalid('expires_at', 'must be in the future');
+      reply.code(201);
+      return admin.codes.create(
+        {
+          credits: body.credits as number,
+          count: body.count as number,
+          uses: (body.uses as number | undefined) ?? 1,
+          expiresAt: expiresAt ?? null,
+          note: (body.note as string | undefined) ?? null,
+        },
+        actor,
+      );
+    },
+  },
+  {
+    method: 'GET',
+    url: '/codes',
+    summary: 'The batches of redemption codes, newest first, with the uses taken of each',
+    query: CodesQuery,
+    example: 'codeBatches',
+    handle: ({ admin, query }) => admin.codes.list(query.batch),
+  },
+  {
+    method: 'DELETE',
+    url: '/codes/:batch',
+    summary: 'Disable what is left of a batch: its codes are refused from now on',
+    example: 'codeBatch',
+    handle: ({ admin, actor, params }) => admin.codes.disable(params.batch as string, actor),
   },
   {
     method: 'GET',

@@ -76,6 +76,24 @@ export const TokenPatchBody = Closed(
   { minProperties: 1 },
 );
 
+export const NewCodesBody = Closed({
+  credits: Type.Integer({ minimum: 1, maximum: 1e12, description: 'credits each use of a code adds' }),
+  count: Type.Integer({ minimum: 1, maximum: 10_000, description: 'codes in the batch' }),
+  uses: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'uses per code; default 1' }),
+  ),
+  expires_at: Type.Optional(Expiry),
+  note: Type.Optional(Type.String({ maxLength: 200, description: 'for the operator: an order, a campaign' })),
+});
+
+export const RedeemBody = Closed({
+  code: Type.String({ minLength: 1, maxLength: 100, description: 'a redemption code, as given' }),
+});
+
+export const CodesQuery = Closed({
+  batch: Type.Optional(Type.String({ minLength: 1, description: 'one batch, by its id' })),
+});
+
 export const CreditsBody = Closed({
   delta: Type.Integer({
     minimum: -1e15,

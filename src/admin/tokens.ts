@@ -12,7 +12,7 @@ import type { NewToken, Role, Token, TokenChanges, Tokens } from '../accounts/to
 import { changeBalance, entryOf } from '../accounts/ledger.js';
 import { audit, type Actor } from './audit.js';
 import { spentAndLastUse } from './usage-report.js';
-import { iso, invalid, isoTimeMs, notFound, pageOf, type Page } from './values.js';
+import { expiryOf, iso, invalid, notFound, pageOf, type Page } from './values.js';
 import { pageByCreation } from './keyset-page.js';
 
 export interface TokenRecord {
@@ -63,13 +63,6 @@ export function resolveOperations(field: string, names: string[]): string[] {
     for (const o of matched) paths.add(o.path);
   }
   return [...paths];
-}
-
-function expiryOf(text: string | null | undefined): number | null | undefined {
-  if (text === undefined || text === null) return text;
-  const ms = isoTimeMs(text);
-  if (!Number.isFinite(ms)) throw invalid('expires_at', 'must be an ISO 8601 time');
-  return ms;
 }
 
 export class TokenAdmin {

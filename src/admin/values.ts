@@ -38,6 +38,14 @@ export function isoTimeMs(text: string): number {
   return exists ? ms : NaN;
 }
 
+/** An `expires_at` as given (ISO 8601), in unix ms; null for never, undefined when not given. */
+export function expiryOf(text: string | null | undefined): number | null | undefined {
+  if (text === undefined || text === null) return text;
+  const ms = isoTimeMs(text);
+  if (!Number.isFinite(ms)) throw invalid('expires_at', 'must be an ISO 8601 time');
+  return ms;
+}
+
 /** An ISO 8601 time or unix seconds → unix ms; the field named when it is neither. */
 export function timeOf(field: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

@@ -1,6 +1,7 @@
 /**
  * The operator's commands over the admin API's own service layer (src/admin), on the database
- * of the configuration: `token update`, `token credits`, `usage`, `requests` and `channels`.
+ * of the configuration: `token update`, `token credits`, `usage`, `requests`, `channels` and
+ * `codes`.
  * Each prints a readable table, or JSON with `--json`; actions are audited with the actor `cli`.
  */
 import { Command, type Option } from 'commander';
@@ -268,5 +269,64 @@ export function adminCommands(configOption: () => Option): Command[] {
       );
     });
 
-  return [usage, requests, channels];
+  const codes = new Command('codes')
+    .description('redemption codes: create a batch, list the batches, disable a batch')
+    .addOption(configOption())
+    .argument('[action]', 'create, list or disable', 'list')
+    .argument('[batch]', 'the batch (disable; list prints it alone)')
+    .option('--credits <n>', 'create: credits each use of a code adds', number('--credits', true, 1))
+    .option('--count <n>', 'create: codes in the batch, at most 10000', number('--count', true, 1))
+    .option('--uses <n>', 'create: uses per code', number('--uses', true, 1), 1)
+    .option('--expires-at <time>', 'create: ISO 8601 time after which its codes are refused')
+    .option('--note <text>', 'create: for the operator (an order, a campaign)')
+    .option('--json', 'print JSON')
+    .action(async (action: string, batch: string | undefined, flags) => {
+      if (!['create', 'list', 'disable'].includes(action))
+        throw new Error(`codes: ${action} is not one of create, list, disable`);
+      if (action === 'create') {
+        if (flags.credits === undefined || flags.count === undefined)
+          throw new Error('codes create: --credits and --count are required');
+        if (flags.count > 10_000) throw new Error('--count: at most 10000');
+        if (flags.note !== undefined && flags.note.length > 200)
+          throw new Error('--note: at most 200 characters');
+        const expiresAt = flags.expiresAt ? (timeOf('--expires-at', flags.expiresAt) as number) : null;
+        if (expiresAt !== null && expiresAt <= Date.now())
+          throw new Error('--expires-at: must be in the future');
+        const made = await withAdmin(flags.config, (admin) =>
+          admin.codes.create(
+            {
+              credits: flags.credits,
+              count: flags.count,
+              uses: flags.uses,
+              expiresAt,
+              note: flags.note ?? null,
+            },
+            CLI,
+          ),
+        );
+        // The codes are printed here only: they are kept as hashes.
+        print(flags.json, made, () => `batch ${made.batch}\n${made.codes.join('\n')}\n`);
+        return;
+      }
+      if (action === 'disable' && !batch) throw new Error('codes disable: name the batch (see codes list)');
+      const rows = await withAdmin(flags.config, async (admin) =>
+        action === 'list'
+          ? (await admin.codes.list(batch)).rows
+          : [await admin.codes.disable(batch as string, CLI)],
+      );
+      print(flags.json, action === 'list' ? { rows } : rows[0], () =>
+        table(rows as unknown as Record<string, unknown>[], [
+          'batch',
+          'credits',
+          'count',
+          'uses_per_code',
+          'used',
+          'expires_at',
+          'disabled_at',
+          'note',
+        ]),
+      );
+    });
+
+  return [usage, requests, channels, codes];
 }

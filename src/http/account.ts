@@ -1,8 +1,9 @@
 /**
  * What a client token may read of itself: `GET /v1/account` (balance, limits, spent today) and
  * `GET /v1/account/usage` (its own usage rows, as the admin API groups them), and each family's
- * `GET /{family}/models` in OpenAI's list shape, so that SDKs' model listing works. An admin
- * token is refused here as on every operation.
+ * `GET /{family}/models` in OpenAI's list shape, so that SDKs' model listing works; and what it
+ * may do to itself: `POST /v1/account/redeem` a redemption code onto its balance. An admin token
+ * is refused here as on every operation.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OPERATIONS } from '../contract/table.js';
@@ -12,7 +13,10 @@ import type { Token } from '../accounts/tokens.js';
 import type { Admin } from '../admin/index.js';
 import type { ChannelBoard } from '../providers/channel-board.js';
 import type { Tokens } from '../accounts/tokens.js';
-import { AccountUsageQuery } from '../admin/schemas.js';
+import { AccountUsageQuery, RedeemBody } from '../admin/schemas.js';
+import type { Db } from '../store/database.js';
+import { redeem } from '../accounts/redemption-codes.js';
+import { RedeemFailures } from '../accounts/redeem-failures.js';
 import type { Group } from '../admin/usage-report.js';
 import { timeOf } from '../admin/values.js';
 import { modelList } from './models.js';
@@ -21,6 +25,7 @@ import { modelList } from './models.js';
 export interface AccountServices {
   admin: Admin;
   board: ChannelBoard;
+  db: Db;
   tokens: Tokens;
 }
 
@@ -51,6 +56,20 @@ export function registerAccount(app: FastifyInstance, services: AccountServices)
       ...(to !== undefined ? { to } : {}),
     });
     return { rows: rows.map(({ token: _own, ...row }) => row) };
+  });
+
+  const failures = new RedeemFailures();
+  app.post('/v1/account/redeem', async (request) => {
+    const token = await clientOf(services, request);
+    failures.check(token.id);
+    const violations = checkSchema(RedeemBody, request.body ?? {});
+    if (violations.length > 0) throw badRequest(violations);
+    try {
+      return await redeem(services.db, token.id, (request.body as { code: string }).code, request.id);
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'bad_request') failures.failed(token.id);
+      throw error;
+    }
   });
 
   for (const prefix of PREFIXES) {

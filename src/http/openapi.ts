@@ -12,7 +12,7 @@ import { ErrorBody, TaskAccepted } from '../contract/responses.js';
 import type { Operation } from '../contract/types.js';
 import { ADMIN_BASE, ADMIN_ROUTES, type AdminRoute } from '../admin/routes.js';
 import { EXAMPLES } from '../admin/examples.js';
-import { AccountUsageQuery } from '../admin/schemas.js';
+import { AccountUsageQuery, RedeemBody } from '../admin/schemas.js';
 import { PREFIXES } from './account.js';
 
 const ERROR_STATUSES: Record<string, string> = {
@@ -186,6 +186,26 @@ function sidePaths(): Record<string, Record<string, unknown>> {
     },
     queryParameters(AccountUsageQuery),
   );
+  paths['/v1/account/redeem'] = {
+    post: {
+      summary: "Redeem a code onto the calling token's balance",
+      tags: ['account'],
+      requestBody: { required: true, content: { 'application/json': { schema: plain(RedeemBody) } } },
+      responses: {
+        '200': {
+          description: 'What the code added and the balance after it',
+          content: { 'application/json': { schema: {}, example: { credits: 500, balance: 5000 } } },
+        },
+        '400': errorAnswer(
+          '`bad_request`: `code` unknown, expired, disabled or used up (one answer for all)',
+        ),
+        '401': errorAnswer('Missing, unknown, revoked, disabled or expired token'),
+        '403': errorAnswer('`forbidden`: an admin token'),
+        '409': errorAnswer('`conflict`: an unlimited token, which has no balance'),
+        '429': errorAnswer('`too_many_requests`: more than 10 failed redemptions in a minute'),
+      },
+    },
+  };
   for (const prefix of PREFIXES)
     paths[`${prefix}/models`] = account(`The models ${prefix} answers to, in OpenAI's list shape`, {
       object: 'list',

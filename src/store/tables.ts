@@ -247,7 +247,7 @@ export interface LedgerTable {
   /** Sorts by time. */
   id: string;
   token_id: string;
-  kind: 'opening' | 'topup' | 'charge' | 'refund' | 'adjustment';
+  kind: 'opening' | 'topup' | 'charge' | 'refund' | 'adjustment' | 'redeem';
   /** Signed: a charge is negative. */
   delta: number;
   balance_after: number;
@@ -266,8 +266,32 @@ export interface HoldTable {
   created_at: number;
 }
 
+/** A batch of redemption codes, each worth `credits`, usable `uses_per_code` times. */
+export interface CodeBatchTable {
+  id: string;
+  credits: number;
+  count: number;
+  uses_per_code: number;
+  expires_at: number | null;
+  note: string | null;
+  /** The admin token (or `cli`) that made the batch. */
+  created_by: string;
+  created_at: number;
+  /** Set when an admin disabled what is left of the batch. */
+  disabled_at: number | null;
+}
+
+/** One redemption code, by the hash of its text (the text is shown once, at the batch's making). */
+export interface CodeTable {
+  code_hash: string;
+  batch_id: string;
+  uses_left: number;
+}
+
 export interface Database {
   ledger: LedgerTable;
+  code_batches: CodeBatchTable;
+  codes: CodeTable;
   holds: HoldTable;
   tokens: TokenTable;
   usage: UsageTable;

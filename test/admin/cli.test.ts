@@ -1,6 +1,6 @@
 /**
  * The operator's commands (the compiled program, as operators run it) over the same service
- * layer as the admin API: token update and credits, usage, requests and channels, as tables and
+ * layer as the admin API: token update and credits, usage, requests, channels and redemption codes, as tables and
  * as JSON, with bad flags explained.
  */
 import { execFile } from 'node:child_process';
@@ -124,6 +124,17 @@ describe('switchyard admin commands', () => {
     expect(await cli('channels', 'list')).toMatch(/local:clip\s+clip\s+local\s+disabled/);
     expect(await json('channels', 'enable', 'local:clip')).toMatchObject({ state: 'ok' });
 
+    // A batch of redemption codes, printed once; listed with its uses; disabled.
+    const made = await json('codes', 'create', '--credits', '50', '--count', '2', '--note', 'fair');
+    expect(made.codes).toHaveLength(2);
+    expect((await json('codes', 'list')).rows).toEqual([
+      expect.objectContaining({ batch: made.batch, credits: 50, count: 2, used: 0, note: 'fair' }),
+    ]);
+    expect(await json('codes', 'disable', made.batch as string)).toMatchObject({ batch: made.batch });
+    expect(await failure('codes', 'create', '--credits', '5')).toContain(
+      '--credits and --count are required',
+    );
+
     const audit = new SqliteDatabase(join(dir, 'switchyard.db'), { readonly: true });
     const actions = audit.prepare(`select actor, action, target from audit order by id`).all();
     audit.close();
@@ -132,6 +143,7 @@ describe('switchyard admin commands', () => {
         { actor: 'cli', action: 'token.credits', target: 'acme' },
         { actor: 'cli', action: 'token.update', target: 'acme' },
         { actor: 'cli', action: 'channel.disable', target: 'local:clip' },
+        { actor: 'cli', action: 'codes.disable', target: made.batch },
       ]),
     );
   });

@@ -109,6 +109,8 @@ describe('admin examples', () => {
     await server.services.usage.flush();
     const enrolled = (await call('POST', '/identities', { name: '张三丰', id_number: '11010519491231002X' }))
       .body as { id: string };
+    const batch = ((await call('POST', '/codes', { credits: 500, count: 2 })).body as { batch: string })
+      .batch;
 
     const requests: Record<string, Request> = {
       'GET /tokens': { path: '/tokens' },
@@ -137,6 +139,12 @@ describe('admin examples', () => {
       'POST /channels/:id/disable': { path: '/channels/openai-main/disable', body: {} },
       'POST /channels/:id/enable': { path: '/channels/openai-main/enable', body: {} },
       'GET /overview': { path: '/overview' },
+      'POST /codes': {
+        path: '/codes',
+        body: { credits: 500, count: 2, expires_at: '2099-01-01T00:00:00Z', note: 'launch week' },
+      },
+      'GET /codes': { path: '/codes' },
+      'DELETE /codes/:batch': { path: `/codes/${batch}` },
       'GET /audit': { path: '/audit' },
       'GET /settings': { path: '/settings' },
       'DELETE /tokens/:name': { path: '/tokens/other' },
