@@ -1,7 +1,7 @@
 /**
  * Screenshots of every console page, at a laptop's width and a phone's, into docs/console/
  * (`npm run console:screenshots`, after `make setup`). A fresh server gets a few tokens,
- * searches, a QR art task, a song and an enrolled identity, so that the pages show what an
+ * searches, a QR art task, a song, an enrolled identity and batches of redemption codes, so that the pages show what an
  * operator sees on a server in use; the Playground runs the song and the QR art itself. Before
  * any of that, the Tasks page's empty state; after it, a deduction the balance cannot cover,
  * refused beside its form (`tasks-empty-*`, `tokens-refused-*`).
@@ -14,7 +14,17 @@ import { startServer } from '../test/support/server.js';
 const OUT = fileURLToPath(new URL('../docs/console/', import.meta.url));
 const PORTRAIT = fileURLToPath(new URL('../examples/idcard/portrait.png', import.meta.url));
 const WIDTHS = { laptop: { width: 1366, height: 860 }, phone: { width: 390, height: 844 } };
-const PAGES = ['overview', 'tokens', 'usage', 'requests', 'tasks', 'channels', 'identities', 'settings'];
+const PAGES = [
+  'overview',
+  'tokens',
+  'usage',
+  'requests',
+  'tasks',
+  'channels',
+  'identities',
+  'codes',
+  'settings',
+];
 
 mkdirSync(OUT, { recursive: true });
 const server = await startServer();
@@ -80,6 +90,25 @@ await api('POST', '/identities', {
   id_number: '11010519491231002X',
   portrait: readFileSync(PORTRAIT).toString('base64'),
 });
+
+const fair = (await api('POST', '/codes', { credits: 100, count: 50, note: 'trade fair' })) as {
+  codes: string[];
+};
+await api('POST', '/codes', {
+  credits: 500,
+  count: 20,
+  uses: 1,
+  expires_at: '2027-01-31T00:00:00Z',
+  note: 'launch week',
+});
+for (const code of fair.codes.slice(0, 12)) {
+  const visitor = await server.token({ name: `visitor-${code.slice(-5)}`, credits: 0 });
+  await fetch(`${server.url}/v1/account/redeem`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${visitor}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+}
 
 try {
   for (const [name, viewport] of Object.entries(WIDTHS)) {

@@ -14,6 +14,7 @@ import { Requests } from './pages/requests';
 import { Tasks } from './pages/tasks';
 import { Channels } from './pages/channels';
 import { Identities } from './pages/identities';
+import { Codes } from './pages/codes';
 import { Playground } from './pages/playground';
 import { Settings } from './pages/settings';
 
@@ -25,6 +26,7 @@ const PAGES = [
   ['tasks', 'Tasks', Tasks],
   ['channels', 'Channels', Channels],
   ['identities', 'Identities', Identities],
+  ['codes', 'Codes', Codes],
   ['playground', 'Playground', Playground],
   ['settings', 'Settings', Settings],
 ] as const;

@@ -22,6 +22,7 @@ const PAGES = [
   ['tasks', 'Tasks'],
   ['channels', 'Channels'],
   ['identities', 'Identities'],
+  ['codes', 'Codes'],
   ['playground', 'Playground'],
   ['settings', 'Settings'],
 ] as const;
@@ -348,6 +349,35 @@ describe('the console in a browser', () => {
     expect(await accessibilityViolations(page), 'the Playground with its results').toEqual([]);
     expectClean(laptop);
   }, 240_000);
+
+  it('makes redemption codes shown once, which a client redeems over HTTP, and disables their batch', async () => {
+    await open(page, 'codes', 'Codes');
+    const form = page.getByRole('region', { name: 'Make a batch' });
+    await form.getByLabel('Credits per use').fill('25');
+    await form.getByLabel(/^Codes/).fill('2');
+    await form.getByLabel('Note').fill('fair stand');
+    await form.getByRole('button', { name: 'Make codes' }).click();
+    const codes = ((await page.locator('[data-secret]').first().textContent()) as string).split('\n');
+    expect(codes).toHaveLength(2);
+    const { secret: client } = await server.services.tokens.create({ name: 'fair-visitor', credits: 0 });
+    const redeemed = await fetch(`${server.url}/v1/account/redeem`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: codes[0] }),
+    });
+    expect(await redeemed.json()).toEqual({ credits: 25, balance: 25 });
+    const batches = page.getByRole('table', { name: 'Batches of redemption codes' });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Codes' }).waitFor();
+    await expect.poll(() => batches.locator('tbody tr').first().textContent()).toContain('1 of 2');
+    await batches
+      .getByRole('button', { name: /Disable the batch/ })
+      .first()
+      .click();
+    await expect.poll(() => batches.locator('tbody tr').first().textContent()).toContain('disabled');
+    laptop.takeProblems();
+    expect(laptop.outside).toEqual([]);
+  });
 
   it('returns to sign-in with the reason when the signed-in token is revoked', async () => {
     const other = await watchedPage(browser, server.url);
