@@ -1,7 +1,8 @@
 /**
  * What a client token may read of itself: `GET /v1/account` (balance, limits, spent today) and
  * `GET /v1/account/usage` (its own usage rows, as the admin API groups them), and each family's
- * `GET /{family}/models` in OpenAI's list shape, so that SDKs' model listing works; and what it
+ * `GET /{family}/models` in OpenAI's list shape, so that SDKs' model listing works, and
+ * `GET /v1/pricing` (the price table); and what it
  * may do to itself: `POST /v1/account/redeem` a redemption code onto its balance. An admin token
  * is refused here as on every operation.
  */
@@ -15,6 +16,7 @@ import type { ChannelBoard } from '../providers/channel-board.js';
 import type { Tokens } from '../accounts/tokens.js';
 import { AccountUsageQuery, RedeemBody } from '../admin/schemas.js';
 import type { Db } from '../store/database.js';
+import type { Config } from '../config/index.js';
 import { redeem } from '../accounts/redemption-codes.js';
 import { RedeemFailures } from '../accounts/redeem-failures.js';
 import type { Group } from '../admin/usage-report.js';
@@ -25,6 +27,7 @@ import { modelList } from './models.js';
 export interface AccountServices {
   admin: Admin;
   board: ChannelBoard;
+  config: Config;
   db: Db;
   tokens: Tokens;
 }
@@ -56,6 +59,12 @@ export function registerAccount(app: FastifyInstance, services: AccountServices)
       ...(to !== undefined ? { to } : {}),
     });
     return { rows: rows.map(({ token: _own, ...row }) => row) };
+  });
+
+  // What each operation costs, as the operator priced it: the same table the admin settings show.
+  app.get('/v1/pricing', async (request) => {
+    await clientOf(services, request);
+    return { prices: services.config.prices };
   });
 
   const failures = new RedeemFailures();

@@ -186,6 +186,13 @@ function sidePaths(): Record<string, Record<string, unknown>> {
     },
     queryParameters(AccountUsageQuery),
   );
+  paths['/v1/pricing'] = account('What each operation costs in credits: the price table by price key', {
+    prices: {
+      'serp.web': 1,
+      'tune.audios': { default: 10, actions: { concat: 2, stems: 5, all_stems: 8 } },
+      'chat.chatmodel': { default: 0, per_1k_tokens: { prompt: 1, completion: 2 } },
+    },
+  });
   paths['/v1/account/redeem'] = {
     post: {
       summary: "Redeem a code onto the calling token's balance",

@@ -368,6 +368,11 @@ describe.each(BACKENDS)('%s', (backend) => {
     );
     expect(JSON.stringify(own.body)).not.toContain('"token"');
     expect((await call('GET', '/v1/account/usage?group_by=week', undefined, secret)).status).toBe(400);
+    // The prices the operator set, as the admin settings show them, for clients to read.
+    const pricing = await call('GET', '/v1/pricing', undefined, secret);
+    expect(pricing.body.prices).toMatchObject({ 'serp.web': 1, 'clip.videos': 5 });
+    expect(pricing.body.prices).toEqual((await call('GET', `${BASE}/settings`)).body.prices);
+    expect((await call('GET', '/v1/pricing', undefined, admin)).status).toBe(403);
 
     const unlimited = await call('PATCH', `${BASE}/tokens/books`, { unlimited: true });
     expect(unlimited.body).toMatchObject({ unlimited: true, balance: null });
