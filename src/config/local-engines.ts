@@ -34,9 +34,9 @@ export const SearchSection = Closed(
     }),
     embed_up_to: Type.Integer({
       minimum: 0,
-      default: 20_000,
+      default: 10_000,
       description:
-        '`switchyard search index` embeds the documents of an index holding at most this many (about 50 ms a document); a larger index is searched without embeddings',
+        '`switchyard search index` embeds the documents of an index holding at most this many (60 ms or more a document on 2 cores); a larger index is searched without embeddings',
     }),
     embed_candidates: Type.Integer({
       minimum: 0,

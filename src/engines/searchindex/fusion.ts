@@ -68,7 +68,11 @@ export function fuse(
   similar.forEach((entry, i) => (meaningRank[entry.rank] = held[i]!));
   const k = options.fusionK;
   const order = head
-    .map((hit, rank) => ({ hit, rank, fused: 1 / (k + rank + 1) + options.weight / (k + meaningRank[rank]! + 1) }))
+    .map((hit, rank) => ({
+      hit,
+      rank,
+      fused: 1 / (k + rank + 1) + options.weight / (k + meaningRank[rank]! + 1),
+    }))
     .sort((a, b) => b.fused - a.fused || a.rank - b.rank);
   return [...order.map(({ hit }, i) => ({ id: hit.id, score: head[i]!.score })), ...first.slice(head.length)];
 }

@@ -188,8 +188,17 @@ export class SearchIndex {
   ): Promise<SearchResult> {
     const first = this.rank(request, ranking);
     const reordered =
-      pageOf(request).start < policy.depth ? await this.meaning.reorder(first, request.query, policy) : first;
+      pageOf(request).start < policy.depth ? await this.reorderByMeaning(request, first, policy) : first;
     return this.search(request, ranking, reordered);
+  }
+
+  /** A ranking of this request (`rank()`'s) with its first results reordered by meaning. */
+  reorderByMeaning(
+    request: SearchRequest,
+    first: RankedId[],
+    policy: MeaningPolicy = DEFAULT_MEANING,
+  ): Promise<RankedId[]> {
+    return this.meaning.reorder(first, request.query, policy);
   }
 
   /**
