@@ -13,7 +13,7 @@
  * of up to 100 ms: four clients got a sixth of the searches through when the threads wrote).
  */
 import { availableParallelism } from 'node:os';
-import { IndexVersionError, SearchIndex } from '../../engines/searchindex/index.js';
+import { EmbeddingModelMissing, IndexVersionError, SearchIndex } from '../../engines/searchindex/index.js';
 import { scriptNextTo, StepPool } from '../../engines/worker-pool.js';
 import { LocalIndex, type LocalIndexOptions, type Searched } from './local.js';
 import type * as steps from './search-steps.js';
@@ -51,7 +51,10 @@ export class PooledIndex implements SerpBackend, KeptFiles {
     private readonly options: LocalIndexOptions,
     workers = availableParallelism(),
   ) {
-    this.pool = new StepPool(scriptNextTo(import.meta.url, 'search-worker'), workers, { IndexVersionError });
+    this.pool = new StepPool(scriptNextTo(import.meta.url, 'search-worker'), workers, {
+      IndexVersionError,
+      EmbeddingModelMissing,
+    });
   }
 
   /** Whether searches go to the threads now: one has the index open and is still running. */
