@@ -91,7 +91,9 @@ describe('ranking by meaning', () => {
     expect(meaning).toHaveLength(lexical.length);
     expect(new Set(meaning)).toEqual(new Set(lexical));
     expect(lexical.at(-1)).toBe('Dinner tonight');
-    expect(meaning.indexOf('Dinner tonight')).toBeLessThan(meaning.indexOf('Pasta import tariffs'));
+    expect(meaning.indexOf('Dinner tonight'), JSON.stringify({ lexical, meaning })).toBeLessThan(
+      meaning.indexOf('Pasta import tariffs'),
+    );
   });
 
   it('leaves the answer to an exact title as it was', async () => {

@@ -192,6 +192,11 @@ export class SearchIndex {
     return this.search(request, ranking, reordered);
   }
 
+  /** Whether any document has an embedding: whether a search by meaning embeds its query. */
+  holdsEmbeddings(): boolean {
+    return this.db.prepare('SELECT 1 FROM vectors LIMIT 1').get() !== undefined;
+  }
+
   /** A ranking of this request (`rank()`'s) with its first results reordered by meaning. */
   reorderByMeaning(
     request: SearchRequest,

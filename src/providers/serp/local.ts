@@ -115,6 +115,13 @@ export class LocalIndex implements SerpBackend {
     return { result: this.shape(query.type, found, request, scope), found: found.hits.length };
   }
 
+  /** Whether a search may embed text: ranking by meaning is on, and documents have embeddings or may get them. */
+  embeds(): boolean {
+    return (
+      this.options.semanticReranking && (this.options.embedCandidates > 0 || this.index.holdsEmbeddings())
+    );
+  }
+
   /** Keeps the queries that found something among their scopes' past queries, for related searches. */
   remember(searches: readonly Searched[]): void {
     if (!this.options.rememberQueries) return;
