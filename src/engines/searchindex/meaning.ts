@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import { embed, embeddedText } from './embedder.js';
 import { fuse, withFeedback, type MeaningOptions } from './fusion.js';
 import type { RankedId } from './types.js';
-import { StoredVectors } from './vectors.js';
+import type { StoredVectors } from './vectors.js';
 
 /** Embeddings made at search time kept at most (2 KB each); beyond, the oldest go first. */
 const CANDIDATES_KEPT = 10_000;
@@ -22,13 +22,14 @@ export interface MeaningPolicy extends MeaningOptions {
 }
 
 export class MeaningRanking {
-  private readonly stored: StoredVectors;
   private readonly candidates = new Map<number, Float32Array>();
   private readonly queries = new Map<string, Float32Array>();
   private readonly read: Database.Statement<[number], { title: string; text: string }>;
 
-  constructor(db: Database.Database) {
-    this.stored = new StoredVectors(db);
+  constructor(
+    db: Database.Database,
+    private readonly stored: StoredVectors,
+  ) {
     this.read = db.prepare('SELECT title, text FROM documents WHERE id = ?');
   }
 

@@ -94,8 +94,8 @@ export class SearchIndex {
     this.ranking = { ...DEFAULT_RANKING, ...ranking };
     this.files = new KeptFiles(this.db);
     this.feedback = new FeedbackRanking(this.db);
-    this.meaning = new MeaningRanking(this.db);
     this.vectors = new StoredVectors(this.db);
+    this.meaning = new MeaningRanking(this.db, this.vectors);
     this.generation = this.db.prepare<[], { n: number }>('SELECT n FROM generation');
   }
 
