@@ -1,5 +1,6 @@
 // The server for bench/search-speed.mjs: the real application from dist/ serving /serp/web from
-// the index file given. Prints {url, token} as one JSON line, then serves until killed.
+// the index file given, ranking by meaning unless the third argument is `off`. Prints
+// {url, token} as one JSON line, then serves until killed.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { loadConfig } from '../dist/config/index.js';
 import { openServices, startWorkers } from '../dist/services.js';
 import { buildApp } from '../dist/http/app.js';
 
-const [port, indexPath] = [Number(process.argv[2]), process.argv[3]];
+const [port, indexPath, semantic] = [Number(process.argv[2]), process.argv[3], process.argv[4]];
 const config = loadConfig({
   env: {},
   overrides: {
@@ -15,6 +16,7 @@ const config = loadConfig({
     data_dir: mkdtempSync(join(tmpdir(), 'switchyard-bench-search-')),
     'log.level': 'warn',
     'search.index_path': indexPath,
+    ...(semantic === 'off' ? { 'search.semantic_reranking': false } : {}),
   },
 });
 const services = await openServices(config);

@@ -148,13 +148,16 @@ describe('switchyard search', () => {
       '--base-url',
       'https://d.example/',
     );
-    expect(out).toMatch(/^indexed 18 documents from 4 files in [\d.]+ s \(\d+ docs\/s\)\n$/);
+    expect(out).toMatch(
+      /^indexed 18 documents from 4 files in [\d.]+ s \(\d+ docs\/s\)\nembedded 18 documents for ranking by meaning in [\d.]+ s\n$/,
+    );
     const stats = JSON.parse(await cli('search', 'stats', '--index', index, '--json')) as Record<
       string,
       unknown
     >;
     expect(stats).toMatchObject({
       documents: 18,
+      embedded: 18,
       byKind: { page: 9, news: 2, image: 1, video: 1, place: 2 },
     });
     const bad = join(dir, 'bad.jsonl');

@@ -4,15 +4,37 @@ import { dirname } from 'node:path';
 import { Command, type Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import type { SearchIndex } from '../engines/searchindex/index.js';
+import type { Config } from '../config/index.js';
 import type { Progress } from './search-ingest.js';
 
 /** The index; its engine loads with these commands only, so that the others start sooner. */
-async function openIndex(configFile: string | undefined, path: string | undefined): Promise<SearchIndex> {
-  const file = path ?? loadConfig({ file: configFile }).search.index_path;
+async function openIndex(settings: SearchSettings, path: string | undefined): Promise<SearchIndex> {
+  const file = path ?? settings.index_path;
   mkdirSync(dirname(file), { recursive: true });
   const { SearchIndex } = await import('../engines/searchindex/index.js');
   return new SearchIndex(file);
 }
+
+/**
+ * Embeds the documents still without a vector when the index is small enough and ranking by
+ * meaning is on (search.md); says how many, and why none where it embedded none.
+ */
+async function embedDocuments(index: SearchIndex, settings: SearchSettings): Promise<string> {
+  if (!settings.semantic_reranking) return '';
+  const started = Date.now();
+  const embedded = await index.embedDocuments(settings.embed_up_to, (n) => {
+    if (process.stderr.isTTY) process.stderr.write(`\rembedding: ${n} documents`);
+  });
+  if (process.stderr.isTTY && embedded > 0) process.stderr.write('\n');
+  const seconds = (Date.now() - started) / 1000;
+  return embedded > 0
+    ? `embedded ${embedded} documents for ranking by meaning in ${seconds.toFixed(1)} s\n`
+    : index.stats().documents > settings.embed_up_to
+      ? `not embedded: the index holds more than search.embed_up_to (${settings.embed_up_to}) documents\n`
+      : '';
+}
+
+type SearchSettings = Config['search'];
 
 const BAR = 30;
 
@@ -55,7 +77,8 @@ export function searchCommands(configOption: () => Option): Command {
     .action(async (paths: string[], options: { config?: string; index?: string; baseUrl?: string }) => {
       if (options.baseUrl && !/^https?:\/\//.test(options.baseUrl))
         throw new Error(`--base-url: ${options.baseUrl} is not an http(s) URL`);
-      const index = await openIndex(options.config, options.index);
+      const settings = loadConfig({ file: options.config }).search;
+      const index = await openIndex(settings, options.index);
       if (index.removedDocuments > 0)
         process.stderr.write(
           `removed ${index.removedDocuments} documents that an earlier version linked by file:// URLs, its own kept files or other than http(s); index their folders again\n`,
@@ -76,6 +99,7 @@ export function searchCommands(configOption: () => Option): Command {
             (result.rejected > 0 ? `; ${result.rejected} records rejected` : '') +
             '\n',
         );
+        process.stdout.write(await embedDocuments(index, settings));
         // Rejected records are an error for scripts, even though the rest was indexed.
         if (result.rejected > 0) process.exitCode = 1;
       } finally {
@@ -90,7 +114,7 @@ export function searchCommands(configOption: () => Option): Command {
     .option('--index <file>', 'the index file (default: search.index_path)')
     .option('--json', 'print JSON')
     .action(async (options: { config?: string; index?: string; json?: boolean }) => {
-      const index = await openIndex(options.config, options.index);
+      const index = await openIndex(loadConfig({ file: options.config }).search, options.index);
       try {
         const stats = index.stats();
         if (options.json) {
@@ -102,6 +126,7 @@ export function searchCommands(configOption: () => Option): Command {
           .join(', ');
         process.stdout.write(
           `documents      ${stats.documents}${kinds ? ` (${kinds})` : ''}\n` +
+            `embedded       ${stats.embedded}\n` +
             `sites          ${stats.sites}\n` +
             `past queries   ${stats.pastQueries}\n` +
             `size           ${(stats.bytes / 1048576).toFixed(1)} MiB\n`,

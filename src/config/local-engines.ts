@@ -27,6 +27,24 @@ export const SearchSection = Closed(
         description: 'threads searching the local index at a time',
       }),
     ),
+    semantic_reranking: Type.Boolean({
+      default: true,
+      description:
+        'reorder the first results of a search by meaning, where their documents have embeddings (the model loads on the first such search)',
+    }),
+    embed_up_to: Type.Integer({
+      minimum: 0,
+      default: 10_000,
+      description:
+        '`switchyard search index` embeds the documents of an index holding at most this many (60 ms or more a document on 2 cores); a larger index is searched without embeddings',
+    }),
+    embed_candidates: Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      default: 0,
+      description:
+        'of the first results without an embedding, how many a search embeds (kept in memory): each costs tens of milliseconds the first time',
+    }),
   },
   { default: {}, description: 'the local search index (search.md)' },
 );

@@ -267,10 +267,10 @@ describe('ingest', () => {
     await ingest(index, [SITE]);
     const documents = index.stats().documents;
     index.close();
-    // Version 6 as it was first made: without the count of document changes.
+    // Version 6 as it was first made: without the count of document changes (nor version 8's vectors).
     const file = join(dir, 'index.db');
     const v6 = new Database(file);
-    v6.exec('DROP TABLE generation; PRAGMA user_version = 6;');
+    v6.exec('DROP TABLE generation; DROP TABLE vectors; PRAGMA user_version = 6;');
     // Some version 6 files kept the count by a trigger per facets row.
     v6.exec('CREATE TRIGGER facets_added AFTER INSERT ON facets BEGIN SELECT 1; END;');
     v6.close();
@@ -280,12 +280,12 @@ describe('ingest', () => {
     expect(index.search({ query: 'ailerons' }).hits.length).toBeGreaterThan(0);
     index.close();
     const upgraded = new Database(file);
-    expect(upgraded.pragma('user_version', { simple: true })).toBe(7);
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(8);
     expect(upgraded.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all()).toEqual([]);
     // A later version's file is refused rather than read wrongly.
-    upgraded.pragma('user_version = 8');
+    upgraded.pragma('user_version = 9');
     upgraded.close();
-    expect(() => new SearchIndex(file)).toThrow(/another version of the search index \(8, expected 7\)/);
+    expect(() => new SearchIndex(file)).toThrow(/another version of the search index \(9, expected 8\)/);
     index = new SearchIndex(join(dir, 'fresh.db'));
   });
 

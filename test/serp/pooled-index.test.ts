@@ -18,7 +18,12 @@ import type { SearchType, SerpQuery } from '../../src/providers/serp/types.js';
 const FIXTURES = resolve('test/serp/fixtures');
 const dir = mkdtempSync(join(tmpdir(), 'sy-serp-pooled-'));
 const indexPath = join(dir, 'index.db');
-const options = { rememberQueries: true, publicBaseUrl: 'http://127.0.0.1:1' };
+const options = {
+  rememberQueries: true,
+  publicBaseUrl: 'http://127.0.0.1:1',
+  semanticReranking: true,
+  embedCandidates: 0,
+};
 const signal = new AbortController().signal;
 const query = (
   q: string,

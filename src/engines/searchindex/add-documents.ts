@@ -19,6 +19,8 @@ export function addDocuments(
   const dropText = db.prepare('DELETE FROM fts WHERE rowid = ?');
   const dropRow = db.prepare('DELETE FROM documents WHERE id = ?');
   const dropFacets = db.prepare('DELETE FROM facets WHERE id = ?');
+  // A replaced document's embedding no longer says what it is about; its id may come back.
+  const dropVector = db.prepare('DELETE FROM vectors WHERE id = ?');
   const facets = db.prepare(
     'INSERT INTO facets (id, kind, language, country, date, has_image) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -37,6 +39,7 @@ export function addDocuments(
         dropText.run(old.id);
         dropRow.run(old.id);
         dropFacets.run(old.id);
+        dropVector.run(old.id);
       }
       const kind = doc.kind ?? 'page';
       const date = doc.date ?? null;

@@ -1,5 +1,16 @@
-/** The local search index: FTS5 with BM25 field weights, query feedback and CJK characters. */
-export { DEFAULT_RANKING, IndexVersionError, SearchIndex, type IndexStats } from './search-index.js';
+/**
+ * The local search index: FTS5 with BM25 field weights, query feedback, CJK characters, and the
+ * first results reordered by meaning (sentence embeddings).
+ */
+export {
+  DEFAULT_MEANING,
+  DEFAULT_RANKING,
+  IndexVersionError,
+  SearchIndex,
+  type IndexStats,
+} from './search-index.js';
+export type { MeaningPolicy } from './meaning.js';
+export { EmbeddingModelMissing } from './embedder.js';
 export type {
   DateRange,
   KeptFile,

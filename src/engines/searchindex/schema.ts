@@ -8,9 +8,10 @@
  * that the index file alone is enough for a server (or a copy of it on another node) to hand them
  * out; `roots` names each folder indexed, by its path on the machine that indexed it, so that
  * indexing it again keeps its id; `settings` holds the secret that roots are keyed with (files.ts);
- * `generation` counts the changes of the documents, which readers' caches follow.
+ * `generation` counts the changes of the documents, which readers' caches follow; `vectors` keeps
+ * documents' embeddings for ranking by meaning (vectors.ts).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Porter stemming over unicode61, which folds case and diacritics. */
 export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
@@ -76,6 +77,11 @@ CREATE TABLE IF NOT EXISTS generation (
   n INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO generation (id, n) VALUES (1, 0);
+-- Each a document's embedding, 512 Float32 numbers, under the document's id.
+CREATE TABLE IF NOT EXISTS vectors (
+  id INTEGER PRIMARY KEY,
+  vector BLOB NOT NULL
+);
 CREATE VIRTUAL TABLE IF NOT EXISTS queries_fts USING fts5(
   text, content = 'queries', content_rowid = 'id',
   tokenize = '${TOKENIZER}'

@@ -12,7 +12,10 @@ import { hitOf } from './hits.js';
 import { openIndex } from './open.js';
 import { anyExpression, parseQuery, titleExpression } from './query.js';
 import { cooccurring, pastQueries, rememberQuery } from './related.js';
+import { embedDocuments } from './embed-documents.js';
+import { MeaningRanking, type MeaningPolicy } from './meaning.js';
 import { FeedbackRanking } from './reranking.js';
+import { StoredVectors } from './vectors.js';
 import type {
   KeptFile,
   Kind,
@@ -43,18 +46,38 @@ export const DEFAULT_RANKING: RankingOptions = {
 export interface IndexStats {
   documents: number;
   byKind: Partial<Record<Kind, number>>;
+  /** Documents with an embedding, for ranking by meaning. */
+  embedded: number;
   sites: number;
   pastQueries: number;
   bytes: number;
 }
 
 /**
+ * The best of a grid on Cranfield's odd-numbered queries only, over the ranking above
+ * (bench/search-quality.mjs). No document is embedded at search time by default: where the index
+ * keeps no vectors (a corpus past `search.embed_up_to`), embedding the first results of each
+ * search would cost tens of milliseconds apiece.
+ */
+export const DEFAULT_MEANING: MeaningPolicy = {
+  depth: 10,
+  fusionK: 30,
+  weight: 1.5,
+  feedbackDocs: 5,
+  feedbackWeight: 2,
+  embedCandidates: 0,
+};
+
+/**
  * A full-text index in its own SQLite file. Scores are FTS5's BM25 with field weights for the
- * query's words, then feedback terms scored over the best documents' own term counts.
+ * query's words, then feedback terms scored over the best documents' own term counts; a search
+ * by meaning then reorders the first results by their embeddings' likeness to the query's.
  */
 export class SearchIndex {
   private readonly db: Database.Database;
   private readonly feedback: FeedbackRanking;
+  private readonly meaning: MeaningRanking;
+  private readonly vectors: StoredVectors;
   private count: number | undefined;
   private profile: (FacetCount & { n: number })[] | undefined;
   private version = -1;
@@ -71,6 +94,8 @@ export class SearchIndex {
     this.ranking = { ...DEFAULT_RANKING, ...ranking };
     this.files = new KeptFiles(this.db);
     this.feedback = new FeedbackRanking(this.db);
+    this.vectors = new StoredVectors(this.db);
+    this.meaning = new MeaningRanking(this.db, this.vectors);
     this.generation = this.db.prepare<[], { n: number }>('SELECT n FROM generation');
   }
 
@@ -133,13 +158,16 @@ export class SearchIndex {
     this.count = undefined;
     this.profile = undefined;
     this.feedback.forget();
+    this.meaning.forget();
   }
 
-  search(request: SearchRequest, ranking: RankingOptions = this.ranking): SearchResult {
-    const number = Math.max(1, Math.floor(request.number ?? 10));
-    const page = Math.max(1, Math.floor(request.page ?? 1));
-    const ranked = this.rank(request, ranking);
-    const start = (page - 1) * number;
+  /** A page of the ranking (`rank()`'s unless another is given), with its hits read. */
+  search(
+    request: SearchRequest,
+    ranking: RankingOptions = this.ranking,
+    ranked: RankedId[] = this.rank(request, ranking),
+  ): SearchResult {
+    const { start, number } = pageOf(request);
     const expression = anyExpression(parseQuery(request.query, request.language));
     const hits = ranked
       .slice(start, start + number)
@@ -147,6 +175,46 @@ export class SearchIndex {
     let scores: Map<number, number> | undefined;
     const scoreOf = (id: number) => (scores ??= new Map(ranked.map((r) => [r.id, r.score]))).get(id);
     return { total: ranked.length, hits, scoreOf };
+  }
+
+  /**
+   * A page of the ranking with its first results reordered by meaning (meaning.ts). A page past
+   * them is the lexical ranking's: nothing there moves, and the query is not embedded.
+   */
+  async searchByMeaning(
+    request: SearchRequest,
+    policy: MeaningPolicy = DEFAULT_MEANING,
+    ranking: RankingOptions = this.ranking,
+  ): Promise<SearchResult> {
+    const first = this.rank(request, ranking);
+    const reordered =
+      pageOf(request).start < policy.depth ? await this.reorderByMeaning(request, first, policy) : first;
+    return this.search(request, ranking, reordered);
+  }
+
+  /** Whether any document has an embedding: whether a search by meaning embeds its query. */
+  holdsEmbeddings(): boolean {
+    return this.db.prepare('SELECT 1 FROM vectors LIMIT 1').get() !== undefined;
+  }
+
+  /** A ranking of this request (`rank()`'s) with its first results reordered by meaning. */
+  reorderByMeaning(
+    request: SearchRequest,
+    first: RankedId[],
+    policy: MeaningPolicy = DEFAULT_MEANING,
+  ): Promise<RankedId[]> {
+    return this.meaning.reorder(first, request.query, policy);
+  }
+
+  /**
+   * Embeds the documents that have no vector yet and keeps their vectors, unless the index holds
+   * more than `upTo` documents (embedding takes tens of milliseconds a document): answers how
+   * many it embedded.
+   */
+  async embedDocuments(upTo: number, onProgress?: (embedded: number) => void): Promise<number> {
+    this.refresh();
+    if (this.documentCount() > upTo) return 0;
+    return embedDocuments(this.vectors, onProgress);
   }
 
   /** The entity whose name holds every query term, best first; undefined when none does. */
@@ -222,6 +290,7 @@ export class SearchIndex {
     return {
       documents: kinds.reduce((sum, row) => sum + row.n, 0),
       byKind: Object.fromEntries(kinds.map((row) => [row.kind, row.n])),
+      embedded: one('SELECT count(*) AS n FROM vectors'),
       sites: one('SELECT count(DISTINCT site) AS n FROM documents'),
       pastQueries: one('SELECT count(*) AS n FROM queries'),
       bytes: one('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()'),
@@ -249,4 +318,11 @@ export class SearchIndex {
       .map(([id, score]) => ({ id, score: weight * score }))
       .sort((a, b) => b.score - a.score || a.id - b.id);
   }
+}
+
+/** Where a request's page starts in the ranking, and how many results it holds. */
+function pageOf(request: SearchRequest): { start: number; number: number } {
+  const number = Math.max(1, Math.floor(request.number ?? 10));
+  const page = Math.max(1, Math.floor(request.page ?? 1));
+  return { start: (page - 1) * number, number };
 }

@@ -1,5 +1,7 @@
 /**
- * What earlier versions of the index lack or linked that this one no longer hands out. Version 6
+ * What earlier versions of the index lack or linked that this one no longer hands out. Version 7
+ * lacks only the documents' embeddings (`vectors`), which the schema adds; its writers did not
+ * drop a replaced document's vector, so a program of version 7 refuses a file of version 8. Version 6
  * lacks only the count of document changes (`generation`), which the schema adds; its writers
  * did not move it, so it is a version of its own: a program of version 6 refuses a file of
  * version 7 rather than add documents that the readers' caches would not see. Version 4 linked
@@ -12,10 +14,11 @@
  */
 import type Database from 'better-sqlite3';
 
-export const UPGRADABLE_VERSIONS: readonly number[] = [4, 5, 6];
+export const UPGRADABLE_VERSIONS: readonly number[] = [4, 5, 6, 7];
 
 /** Removes the documents an earlier version linked otherwise than by http(s); answers how many. */
 export function upgrade(db: Database.Database, version: number): number {
+  if (version === 7) return 0;
   if (version === 6) {
     // Some version 6 files moved the count by triggers per facets row, which slowed indexing.
     for (const trigger of ['facets_added', 'facets_removed', 'facets_changed'])

@@ -36,7 +36,12 @@ function localIndex(config: Config): () => PooledIndex {
       mkdirSync(dirname(config.search.index_path), { recursive: true });
       backend = new PooledIndex(
         config.search.index_path,
-        { rememberQueries: config.search.remember_queries, publicBaseUrl: config.public_base_url },
+        {
+          rememberQueries: config.search.remember_queries,
+          publicBaseUrl: config.public_base_url,
+          semanticReranking: config.search.semantic_reranking,
+          embedCandidates: config.search.embed_candidates,
+        },
         config.search.workers ?? availableParallelism(),
       );
     }

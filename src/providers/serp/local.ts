@@ -10,8 +10,10 @@
  * index made by an earlier version may hold (`file:`, `javascript:`) is left out of the answer.
  */
 import {
+  DEFAULT_MEANING,
   isWebUrl,
   SearchIndex,
+  type MeaningPolicy,
   type KeptFile,
   type Kind,
   type SearchHit,
@@ -65,6 +67,10 @@ export interface LocalIndexOptions {
   rememberQueries: boolean;
   /** The server's public address (`public_base_url`), which kept files are linked under. */
   publicBaseUrl: string;
+  /** Reorder the first results by meaning (`search.semantic_reranking`). */
+  semanticReranking: boolean;
+  /** Of the first results without a kept embedding, how many a search embeds (`search.embed_candidates`). */
+  embedCandidates: number;
 }
 
 /** A search answered: its query, how many hits it found, and who asked. */
@@ -75,19 +81,23 @@ export interface Searched {
 }
 
 export class LocalIndex implements SerpBackend {
+  private readonly meaning: MeaningPolicy;
+
   constructor(
     private readonly index: SearchIndex,
     private readonly options: LocalIndexOptions,
-  ) {}
+  ) {
+    this.meaning = { ...DEFAULT_MEANING, embedCandidates: options.embedCandidates };
+  }
 
-  search(query: SerpQuery, _signal: StopSignal, scope?: string): Promise<SerpResult> {
-    const { result, found } = this.answer(query, scope);
+  async search(query: SerpQuery, _signal: StopSignal, scope?: string): Promise<SerpResult> {
+    const { result, found } = await this.answer(query, scope);
     this.remember([{ query, found, scope }]);
-    return Promise.resolve(result);
+    return result;
   }
 
   /** The answer to `query` and how many hits it found, reading the index and writing nothing. */
-  answer(query: SerpQuery, scope?: string): { result: SerpResult; found: number } {
+  async answer(query: SerpQuery, scope?: string): Promise<{ result: SerpResult; found: number }> {
     const request: SearchRequest = {
       query: query.query,
       page: query.page,
@@ -98,9 +108,18 @@ export class LocalIndex implements SerpBackend {
       kinds: KINDS_OF[query.type],
       withImages: query.type === 'images',
     };
-    const searched = this.index.search(request);
+    const searched = this.options.semanticReranking
+      ? await this.index.searchByMeaning(request, this.meaning)
+      : this.index.search(request);
     const found = { ...searched, hits: this.linked(searched.hits) };
     return { result: this.shape(query.type, found, request, scope), found: found.hits.length };
+  }
+
+  /** Whether a search may embed text: ranking by meaning is on, and documents have embeddings or may get them. */
+  embeds(): boolean {
+    return (
+      this.options.semanticReranking && (this.options.embedCandidates > 0 || this.index.holdsEmbeddings())
+    );
   }
 
   /** Keeps the queries that found something among their scopes' past queries, for related searches. */

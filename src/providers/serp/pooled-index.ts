@@ -7,13 +7,16 @@
  * small index: while none is ready, a search runs here as before and a thread is started beside
  * it, so that a server searched now and then answers as fast as it did.
  *
+ * A search that ranks by meaning always runs on a thread: the sentence encoder it loads (about
+ * 150 MiB) leaves with the thread, where on this thread it would stay for the process's life.
+ *
  * This thread keeps its own connection for what is not a search: opening (creating or upgrading)
  * the index before any thread does, the kept files that results link to, and remembering queries,
  * so that the index has one writer (threads writing side by side wait on SQLite's lock, in sleeps
  * of up to 100 ms: four clients got a sixth of the searches through when the threads wrote).
  */
 import { availableParallelism } from 'node:os';
-import { IndexVersionError, SearchIndex } from '../../engines/searchindex/index.js';
+import { EmbeddingModelMissing, IndexVersionError, SearchIndex } from '../../engines/searchindex/index.js';
 import { scriptNextTo, StepPool } from '../../engines/worker-pool.js';
 import { LocalIndex, type LocalIndexOptions, type Searched } from './local.js';
 import type * as steps from './search-steps.js';
@@ -52,7 +55,10 @@ export class PooledIndex implements SerpBackend, KeptFiles {
     private readonly options: LocalIndexOptions,
     workers = availableParallelism(),
   ) {
-    this.pool = new StepPool(scriptNextTo(import.meta.url, 'search-worker'), workers, { IndexVersionError });
+    this.pool = new StepPool(scriptNextTo(import.meta.url, 'search-worker'), workers, {
+      IndexVersionError,
+      EmbeddingModelMissing,
+    });
   }
 
   /** Whether searches go to the threads now: one has the index open and is still running. */
@@ -62,7 +68,9 @@ export class PooledIndex implements SerpBackend, KeptFiles {
 
   async search(query: SerpQuery, signal: StopSignal, scope?: string): Promise<SerpResult> {
     const here = this.local();
-    if (this.pooled) {
+    // A search that embeds (its query, at least) loads the encoder where it runs: on a thread,
+    // which gives its memory back when it ends idle, never on this one, which would keep it.
+    if (this.pooled || here.embeds()) {
       const { result, found } = await this.pool.run('answer', this.file, this.options, query, scope);
       this.rememberSoon({ query, found, scope });
       return result;

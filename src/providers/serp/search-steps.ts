@@ -11,7 +11,7 @@ import type { SerpQuery, SerpResult } from './types.js';
 const opened = new Map<string, LocalIndex>();
 
 function indexAt(file: string, options: LocalIndexOptions): LocalIndex {
-  const key = `${file}\n${options.publicBaseUrl}\n${options.rememberQueries}`;
+  const key = `${file}\n${JSON.stringify(options)}`;
   let index = opened.get(key);
   if (!index) {
     index = new LocalIndex(new SearchIndex(file), options);
@@ -31,6 +31,6 @@ export function answer(
   options: LocalIndexOptions,
   query: SerpQuery,
   scope: string | undefined,
-): { result: SerpResult; found: number } {
+): Promise<{ result: SerpResult; found: number }> {
   return indexAt(file, options).answer(query, scope);
 }

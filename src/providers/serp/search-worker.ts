@@ -1,6 +1,6 @@
 /** A worker thread that answers searches of the local index for the pool (pooled-index.ts). */
-import { IndexVersionError } from '../../engines/searchindex/index.js';
+import { EmbeddingModelMissing, IndexVersionError } from '../../engines/searchindex/index.js';
 import { serveMethods } from '../../engines/worker-methods.js';
 import * as steps from './search-steps.js';
 
-serveMethods(steps, { IndexVersionError });
+serveMethods(steps, { IndexVersionError, EmbeddingModelMissing });
