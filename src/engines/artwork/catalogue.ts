@@ -59,6 +59,13 @@ const BY_KEYWORD = 3;
  * not a tram car; a "tree" a deciduous one. Checked before the index.
  */
 const PREFERRED: Readonly<Record<string, string>> = {
+  sea: 'water-wave',
+  ocean: 'water-wave',
+  dusk: 'sunset',
+  sunset: 'sunset',
+  dawn: 'sunrise',
+  sunrise: 'sunrise',
+  night: 'night-with-stars',
   car: 'automobile',
   boat: 'sailboat',
   tree: 'deciduous-tree',

@@ -143,10 +143,11 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
     }
     const singulars = singularsOf(term.normal);
     const found = (w: string) => known(w) || library.find(w) !== undefined;
+    // The caller's own words as written ("woods"), then singulars, then the library's keywords
+    // as written, last a compound's head: "butterflies" is a butterfly, not a worried face.
     const word =
-      (found(term.normal) ? term.normal : singulars.find(found)) ??
-      headOf(singulars[0]!, known) ??
-      singulars[0]!;
+      (known(term.normal) ? term.normal : singulars.find(found)) ??
+      (found(term.normal) ? term.normal : (headOf(singulars[0]!, known) ?? singulars[0]!));
     // An -ing word nothing names is a verb the tagger took for a noun ("a bee collecting pollen").
     const tagged =
       term.tags.includes('Noun') && !term.tags.includes('Pronoun') && !(word.endsWith('ing') && !found(word));

@@ -38,11 +38,12 @@ export interface Things {
 }
 
 export function thingsOf(prompt: string | undefined): Things {
-  const known = (w: string) => isMaterialWord(w) || isHueWord(w) || ABOUT.has(w);
+  const known = (w: string) => isMaterialWord(w) || ABOUT.has(w);
   const drawn: Things['drawn'] = [];
   const unknown: string[] = [];
   for (const noun of nounsOf(prompt ?? '', known)) {
-    if (known(noun.word) || known(noun.written)) continue;
+    // "rose" is a colour, "roses" are flowers.
+    if (known(noun.word) || known(noun.written) || isHueWord(noun.written)) continue;
     const art = catalogue().find(noun.word);
     if (art) {
       if (!drawn.some((d) => d.art === art.name)) drawn.push({ noun: noun.word, art: art.name });
@@ -53,11 +54,14 @@ export function thingsOf(prompt: string | undefined): Things {
 
 const RASTER = 256;
 
-/** Where each drawing goes, as fractions of the canvas: centre x, centre y, size of the short side. */
+/**
+ * Where each drawing goes, as fractions of the canvas: centre x, centre y, size of the short
+ * side. The smaller ones keep clear of the finder patterns, which would hide them.
+ */
 const SPOTS: readonly [number, number, number][] = [
   [0.5, 0.5, 0.66],
-  [0.2, 0.22, 0.3],
-  [0.8, 0.8, 0.3],
+  [0.78, 0.78, 0.3],
+  [0.5, 0.84, 0.24],
 ];
 
 export function drawThings(canvas: Canvas, things: Things, look: Look | undefined, grid: Grid): void {

@@ -153,7 +153,15 @@ const FLYERS = new Set([
 /** Things of the sky's group that stand on the ground. */
 const GROUNDED = new Set(['snowman', 'snowman-without-snow', 'umbrella-on-ground', 'fire', 'volcano']);
 const GROUND_BIRDS = new Set(['penguin', 'chicken', 'rooster', 'turkey', 'flamingo', 'peacock', 'dodo']);
-const SWIMMERS = new Set(['duck', 'swan']);
+/** What swims or sails though its group says otherwise. */
+const SWIMMERS = new Set([
+  'duck',
+  'swan',
+  'person-surfing',
+  'person-rowing-boat',
+  'person-swimming',
+  'merperson',
+]);
 const SPACE = new Set([
   'rocket',
   'astronaut',
@@ -244,7 +252,11 @@ function habitatOf(art: Artwork, space: boolean): Habitat {
     return 'sky';
   if (art.subgroup === 'animal-bird' && !GROUND_BIRDS.has(art.name))
     return SWIMMERS.has(art.name) ? 'water' : 'sky';
-  if (art.subgroup === 'transport-water' || (art.subgroup === 'animal-marine' && art.name !== 'crab'))
+  if (
+    art.subgroup === 'transport-water' ||
+    (art.subgroup === 'animal-marine' && art.name !== 'crab') ||
+    SWIMMERS.has(art.name)
+  )
     return 'water';
   return space ? 'space' : 'ground';
 }
