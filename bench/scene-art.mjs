@@ -1,8 +1,9 @@
 // Prompts to pictures, over the 200 prompts of bench/prompts/scene-prompts.txt: (1) the share of
 // each prompt's nouns the video scene plan draws (as the scene's own forms or as things from the
 // artwork library), apart from those that only set the hour, the weather or the look; (2) QR
-// art for every prompt (ecl L, M, Q, H in turn; 1:1; a different link each) read back by jsQR,
-// ZXing (WebAssembly) and zbarimg; (3) speed in the same run as a build of another commit
+// art for every prompt (ecl L, M, Q, H in turn; 1:1; a different link each), and for each of the
+// nine materials its word before 24 of them, read back by jsQR, ZXing (WebAssembly) and
+// zbarimg; (3) speed in the same run as a build of another commit
 // (bench/baseline.sh): QR art render time per prompt, and 5 s of 720p video (render and encode)
 // for a few prompts, each build in its own process pinned to one core, timed in CPU seconds
 // (its own and ffmpeg's) as well as wall-clock, which a busy machine stretches.
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { decodeWithJsqr, decodeWithZbar, decodeWithZxing } from '../test/support/qr-decoders.ts';
 import { planScene } from '../dist/engines/video/scene.js';
 import { renderQrArt } from '../dist/engines/qr/index.js';
+import { MATERIAL_WORDS } from '../dist/engines/qr/materials.js';
 import { machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
@@ -90,8 +92,28 @@ for (const [i, { prompt }] of prompts.entries()) {
   if (ok.every(Boolean)) decoded.all_three += 1;
   else failures.push({ prompt, ecl: ECLS[i % ECLS.length], reads: ok });
 }
-const pct = (n) => +((100 * n) / prompts.length).toFixed(1);
-const decodeRates = Object.fromEntries(Object.entries(decoded).map(([k, n]) => [`${k}_pct`, pct(n)]));
+// Every material: its first word before each of the first 24 prompts (ecl and seed as above).
+const styled = [];
+for (const [material, words] of Object.entries(MATERIAL_WORDS))
+  for (let i = 0; i < 24; i += 1) styled.push({ prompt: `${words[0]} ${prompts[i].prompt}`, material });
+for (const [k, { prompt, material }] of styled.entries()) {
+  const i = prompts.length + k;
+  const art = renderQrArt(request(prompt, i));
+  if (art.material !== material) throw new Error(`${prompt}: read as ${art.material}`);
+  const reads = [decodeWithJsqr(art.png), await decodeWithZxing(art.png), await decodeWithZbar(art.png)];
+  const ok = reads.map((r) => r === art.payload);
+  if (ok[0]) decoded.jsqr += 1;
+  if (ok[1]) decoded.zxing += 1;
+  if (ok[2]) decoded.zbar += 1;
+  if (ok.every(Boolean)) decoded.all_three += 1;
+  else failures.push({ prompt, ecl: ECLS[i % ECLS.length], reads: ok });
+}
+const renders = prompts.length + styled.length;
+const pct = (n) => +((100 * n) / renders).toFixed(1);
+const decodeRates = {
+  renders,
+  ...Object.fromEntries(Object.entries(decoded).map(([k, n]) => [`${k}_pct`, pct(n)])),
+};
 console.table([decodeRates]);
 if (failures.length) console.log('not read by all three:', failures);
 

@@ -118,6 +118,41 @@ describe('seeds', () => {
     );
   });
 
+  it('move the sea and pulse a lighthouse lantern while the camera holds still', () => {
+    const spec = {
+      seed: 3,
+      prompt: 'a lighthouse at dusk',
+      ...FRAME,
+      fps: 24,
+      frames: 24,
+      quality: 'std' as const,
+      camera: { kind: 'fixed' as const },
+    };
+    const paint = sceneFrames(spec);
+    const [first, later] = [
+      new Int32Array(FRAME.width * FRAME.height),
+      new Int32Array(FRAME.width * FRAME.height),
+    ];
+    paint(0, first);
+    paint(9, later);
+    const p = plan(spec.prompt, spec.seed);
+    // World (0, 0) is the middle of the frame while the camera holds still.
+    const sea = Math.ceil(p.stage.horizon + FRAME.height / 2) + 2;
+    let moved = 0;
+    for (let i = sea * FRAME.width; i < first.length; i += 1) if (first[i] !== later[i]) moved += 1;
+    expect(moved).toBeGreaterThan(20);
+    const [lighthouse] = p.subjects.filter((s) => s.subject === 'lighthouse');
+    const x = Math.round(lighthouse!.x + FRAME.width / 2);
+    const y = Math.round(lighthouse!.foot - 0.435 * FRAME.height * lighthouse!.scale + FRAME.height / 2);
+    const near = (frame: Int32Array) => {
+      let sum = 0;
+      for (let dy = -3; dy <= 3; dy += 1)
+        for (let dx = -3; dx <= 3; dx += 1) sum += frame[(y + dy) * FRAME.width + x + dx]! & 0xff;
+      return sum;
+    };
+    expect(near(later)).not.toBe(near(first));
+  });
+
   it('paint the things into the frame: a cat in a room differs from the empty room', () => {
     const frame = (prompt: string) => {
       const out = new Int32Array(FRAME.width * FRAME.height);

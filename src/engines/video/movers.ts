@@ -110,7 +110,7 @@ export function thingMoversFor(
     const margin = p.height;
     return [
       {
-        poses: [moves ? spriteOf(p, stage) : glowOf(p)],
+        poses: [moves ? spriteOf(p, stage) : glow(0.7 * p.height)],
         x: p.x,
         y: moves ? p.foot : p.foot - 0.6 * p.height,
         vx: p.speed,
@@ -126,9 +126,30 @@ export function thingMoversFor(
   });
 }
 
-/** A soft warm glow around a light, centred on its origin. */
-function glowOf(p: PlacedThing): Layer {
-  const r = Math.max(2, Math.round(0.7 * p.height));
+/** A lighthouse's lantern after dusk: a glow that pulses as its light turns. */
+export function beaconsFor(placed: readonly Placed[], stage: Stage): Mover[] {
+  if (stage.time !== 'dusk' && stage.time !== 'night') return [];
+  return placed
+    .filter((p) => p.subject === 'lighthouse')
+    .map((p) => ({
+      poses: [glow(0.1 * stage.unit * p.scale)],
+      x: p.x,
+      // The lantern's middle, in the lighthouse's own units (subjects.ts).
+      y: p.foot - 0.435 * stage.unit * p.scale,
+      vx: 0,
+      cycle: 0,
+      bob: 0,
+      rate: 0,
+      phase: p.phase,
+      pulse: 4,
+      left: p.x - 1,
+      span: Number.MAX_SAFE_INTEGER,
+    }));
+}
+
+/** A soft warm glow of `radius` world units, centred on its origin. */
+function glow(radius: number): Layer {
+  const r = Math.max(2, Math.round(radius));
   const side = 2 * r + 1;
   const data = new Int32Array(side * side);
   for (let y = 0; y < side; y += 1)

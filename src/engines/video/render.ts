@@ -15,7 +15,7 @@ import { placeElements } from './elements.js';
 import { encodeFrames } from './encode.js';
 import { extentOf, layerFor } from './layer.js';
 import { STANDING } from './layout.js';
-import { drawMovers, moversFor, thingMoversFor } from './movers.js';
+import { beaconsFor, drawMovers, moversFor, thingMoversFor } from './movers.js';
 import { drawSwarms, swarmsFor } from './particles.js';
 import { featureOf, restyler } from './reference.js';
 import { coverFrame } from './resample.js';
@@ -70,6 +70,7 @@ export function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array)
   const movers = [
     ...moversFor(moving, plan.stage, extentOf(near)),
     ...thingMoversFor(plan.things, plan.stage, extentOf(near)),
+    ...beaconsFor(plan.subjects, plan.stage),
   ];
   const swarms = swarmsFor(plan.weather, plan.forms, plan.stage, extentOf(near), plan.speed);
   const fromEnd = spec.endImage ? relativeTo(path.near, width, height) : [];
