@@ -176,15 +176,7 @@ function drawCode(canvas: Canvas, d: Drawing): void {
       } else if (
         d.halftone &&
         symbol.fixed[r * n + c] !== 1 &&
-        (Math.abs(u - 0.5) > core / 2 ||
-          Math.abs(v - 0.5) > core / 2 ||
-          !inModule(
-            d.style,
-            (u - 0.5) / core + 0.5,
-            (v - 0.5) / core + 0.5,
-            neighbours[r * n + c] ?? 0,
-            wobbleOf(r, c),
-          ))
+        (Math.abs(u - 0.5) > core / 2 || Math.abs(v - 0.5) > core / 2)
       ) {
         // Outside the core the image shows in continuous tone, its luminance kept on the module's
         // side of the middle with a margin, so each module still averages clearly dark or light.
@@ -277,9 +269,10 @@ function draw(
   if (pictured) drawThings(canvas, things, look, grid);
   const choose = <T>(value: T | 'random' | undefined, all: readonly T[], fallback: T) =>
     value === 'random' ? pick(random, all) : (value ?? fallback);
-  // Shapes need room, and a blended image is busy enough around markers: both get squares.
+  // Shapes need room, and around markers a blended image or a picture of the prompt's things
+  // is busy enough for scanline decoders (zbar) to miss round ones: both get squares.
   const shaped = layout.module >= SHAPED_FROM && !firm.plain;
-  const markers = shaped && request.image === undefined;
+  const markers = shaped && request.image === undefined && !pictured;
   drawCode(canvas, {
     symbol,
     layout,
