@@ -4,6 +4,7 @@
  * thing moves, the nouns reported unknown, and the same seed giving the same plan and frame.
  */
 import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/engines/artwork/index.js';
 import { sceneFrames } from '../../src/engines/video/render.js';
 import { planScene, type ScenePlan } from '../../src/engines/video/scene.js';
 
@@ -11,6 +12,20 @@ const FRAME = { width: 320, height: 180 };
 const plan = (prompt: string, seed = 5, negativePrompt?: string) =>
   planScene({ prompt, seed, negativePrompt }, FRAME);
 const things = (p: ScenePlan, art: string) => p.things.filter((t) => t.thing.art === art);
+
+describe('the artwork library', () => {
+  it('holds thousands of things, found by name, label word, keyword, plural and compound head', () => {
+    expect(catalogue().size.artworks).toBeGreaterThan(1600);
+    expect(catalogue().size.words).toBeGreaterThan(4500);
+    const art = (prompt: string) => plan(prompt).things.map((t) => t.thing.art);
+    expect(art('a sloth')).toEqual(['sloth']);
+    expect(art('an aubergine')).toEqual(['eggplant']);
+    expect(art('a tortoise')).toEqual(['turtle']);
+    expect(art('a garden of butterflies')).toEqual(['butterfly', 'butterfly', 'butterfly']);
+    expect(art('a goldfish')).toEqual(['fish']);
+    expect(art('an ice cream')).toEqual(['ice-cream']);
+  });
+});
 
 describe('scene plans', () => {
   it('stands a lighthouse on a rock in the sea at dusk, not on a lawn', () => {

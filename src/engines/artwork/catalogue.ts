@@ -170,6 +170,7 @@ const PREFERRED: Readonly<Record<string, string>> = {
   tractor: 'tractor',
   truck: 'delivery-truck',
   motorcycle: 'motorcycle',
+  motorbike: 'motorcycle',
   scooter: 'motor-scooter',
   taxi: 'taxi',
   police: 'police-car',
