@@ -159,9 +159,9 @@ console.table(speedRows);
 const [current, baseline] = speedRows;
 const ratios = baseline
   ? {
-      qr_p50_current_over_baseline: +(current.qr_p50_ms / baseline.qr_p50_ms).toFixed(2),
-      video_current_over_baseline: +(
-        current.video_720p_5s_median_s / baseline.video_720p_5s_median_s
+      qr_cpu_p50_current_over_baseline: +(current.qr_cpu_p50_ms / baseline.qr_cpu_p50_ms).toFixed(2),
+      video_cpu_current_over_baseline: +(
+        current.video_720p_5s_cpu_median_s / baseline.video_720p_5s_cpu_median_s
       ).toFixed(2),
     }
   : {};
