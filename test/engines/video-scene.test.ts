@@ -16,7 +16,7 @@ import { encodeFrames } from '../../src/engines/video/encode.js';
 import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from '../../src/engines/video/draw.js';
 import { placeElements } from '../../src/engines/video/elements.js';
 import { paintLand } from '../../src/engines/video/land.js';
-import { fbm1, noise2 } from '../../src/engines/video/noise.js';
+import { fbm1, noise2 } from '../../src/engines/paint/index.js';
 import { featureOf, restyler } from '../../src/engines/video/reference.js';
 import { paintSky } from '../../src/engines/video/sky.js';
 import { cellRandom, formRandom, stageOf } from '../../src/engines/video/stage.js';

@@ -171,7 +171,8 @@ describe('named things', () => {
   const shapes: [prompt: string, noun: string, check: (b: Blob, horizon: number, without: Canvas) => void][] =
     [
       [
-        'a lighthouse at noon',
+        // On a beach: with the lighthouse banned, the scene keeps its sea and sand.
+        'a lighthouse on a beach at noon',
         'lighthouse',
         (b, horizon) => {
           expect(heightOf(b) / widthOf(b)).toBeGreaterThan(3);
@@ -303,7 +304,9 @@ describe('nothing the prompt does not name', () => {
         for (const cfgScale of [0, 0.5, 1]) expect(kinds(seed, cfgScale)).toEqual(kinds(1, 1));
     }
     expect(readPrompt('two boats on a lake with birds').counts).toEqual({ boat: 2, birds: 7 });
-    expect(readPrompt('a lighthouse').forms).toEqual(['land', 'lighthouse']);
+    // A lighthouse stands in the sea, on its rock, unless the words name another ground.
+    expect(readPrompt('a lighthouse').forms).toEqual(['waves', 'lighthouse']);
+    expect(readPrompt('a lighthouse in a field').forms).toEqual(['land', 'lighthouse']);
     expect(readPrompt('a paper boat on a river').forms).toEqual(['river', 'boat']);
   });
 });

@@ -60,8 +60,15 @@ describe('/qrart/tasks on the local renderer', () => {
       type: 'email',
       aspect_ratio: '16:9',
       seed: 42,
+      prompt: 'a letter and a zorblax',
     });
-    expect(task.response).toMatchObject({ success: true, seed: 42, image_width: 1008, image_height: 576 });
+    expect(task.response).toMatchObject({
+      success: true,
+      seed: 42,
+      image_width: 1008,
+      image_height: 576,
+      unknown_nouns: ['zorblax'],
+    });
     const png = await image(task);
     expect(PNG.sync.read(png)).toMatchObject({ width: 1008, height: 576 });
     await expectDecodes(png, 'mailto:someone@example.com');

@@ -1,6 +1,6 @@
 /**
- * Paint: colours from words and procedural backgrounds, shared by the QR renderer, the video
- * engine's scenes and the audio engine's covers.
+ * Paint: colours from words, procedural backgrounds and value noise, shared by the QR renderer,
+ * the video engine's scenes and the audio engine's covers.
  */
 export {
   PATTERNS,
@@ -13,3 +13,5 @@ export {
   type Rgb,
 } from './palette.js';
 export { paintBackground } from './background.js';
+export { fbm1, noise2 } from './noise.js';
+export { isHueWord } from './palette.js';

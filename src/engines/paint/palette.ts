@@ -144,6 +144,9 @@ function lookOf(input: PaletteInput, random: Random): Look {
   };
 }
 
+/** Whether a word names a hue (and so colours the palette rather than naming a thing). */
+export const isHueWord = (word: string): boolean => word in HUE_WORDS;
+
 export function paletteOf(input: PaletteInput): Palette {
   const random = seeded(hashOf(`${input.prompt ?? ''}|${input.preset ?? ''}`, input.seed));
   const look = lookOf(input, random);

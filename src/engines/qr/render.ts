@@ -22,9 +22,13 @@ import {
   inFinder,
   inModule,
   type MarkerShape,
+  type ModuleShape,
   type PixelStyle,
   type SubMarker,
 } from './shapes.js';
+import { drawThings, thingsOf, type Things } from './art.js';
+import { lookOf } from './materials.js';
+import { paintTexture } from './textures.js';
 
 export interface QrArtRequest {
   content: string;
@@ -53,6 +57,11 @@ export interface QrArtRequest {
 
 export interface QrArt {
   png: Buffer;
+  /** The look the prompt asked for ("ink", "neon", …), if any. */
+  material?: string;
+  /** The prompt's nouns drawn into the picture, and those no drawing stands for. */
+  drawn: string[];
+  unknownNouns: string[];
   width: number;
   height: number;
   seed: number;
@@ -104,7 +113,9 @@ interface Drawing {
   symbol: QrSymbol;
   layout: Layout;
   palette: Palette;
-  style: PixelStyle;
+  style: ModuleShape;
+  /** Dark modules show diagonal threads. */
+  threads: boolean;
   finders: MarkerShape[];
   alignments: SubMarker[];
   noise: number;
@@ -112,6 +123,9 @@ interface Drawing {
   halftone: boolean;
   random: Random;
 }
+
+/** One number in [0, 1) per module, for shapes that vary from module to module. */
+const wobbleOf = (r: number, c: number) => (((r * 73856093) ^ (c * 19349663)) >>> 0) / 4294967296;
 
 function drawCode(canvas: Canvas, d: Drawing): void {
   const { symbol, layout, palette } = d;
@@ -171,9 +185,13 @@ function drawCode(canvas: Canvas, d: Drawing): void {
         paint(data, o, cr, cg, cb, dark(r, c) ? palette.ink : palette.paper, 0, target);
         continue;
       } else {
-        ink = dark(r, c) && (d.halftone ? true : inModule(d.style, u, v, neighbours[r * n + c] ?? 0));
+        ink =
+          dark(r, c) &&
+          (d.halftone ? true : inModule(d.style, u, v, neighbours[r * n + c] ?? 0, wobbleOf(r, c)));
       }
-      if (ink) paint(data, o, cr, cg, cb, palette.ink, 0.45, inks.dark);
+      // Satin stitch: threads on the diagonal, every one still dark.
+      const thread = d.threads && ink && (px + py) % 4 < 2 ? 0.6 : 1;
+      if (ink) paint(data, o, cr, cg, cb, palette.ink, 0.45, inks.dark * thread);
       else paint(data, o, cr, cg, cb, palette.paper, 0.55, inks.light);
     }
   }
@@ -215,6 +233,7 @@ function draw(
   symbol: QrSymbol,
   payload: string,
   firm: Firmness,
+  things: Things,
 ): { canvas: Canvas; layout: Layout } {
   const layout = layoutOf(
     symbol.size,
@@ -224,36 +243,52 @@ function draw(
   );
   // Every attempt starts from the same seed: the art is the same, only the code firmer.
   const random = seeded(hashOf(payload, request.seed));
-  const palette = paletteOf({
+  const look = lookOf(request.prompt);
+  const named = paletteOf({
     prompt: request.prompt,
     negativePrompt: request.negativePrompt,
     preset: request.preset,
     pattern: request.pattern,
     seed: request.seed,
   });
+  // A material sets what the modules lean to; the prompt's colours still tint its texture.
+  const palette: Palette = look ? { ...named, ink: look.ink, paper: look.paper } : named;
   const canvas = canvasOf(layout.width, layout.height);
   // steps 10–20 → 2–5 octaves of detail in the art.
   const detail = 2 + Math.floor(((request.steps ?? 15) - 10) / 3);
+  const grid = {
+    x: layout.x + layout.quiet * layout.module,
+    y: layout.y + layout.quiet * layout.module,
+    module: layout.module,
+  };
+  // The prompt's things show in continuous tone around the modules' cores, as an image does.
+  const pictured = !request.image && things.drawn.length > 0;
   if (request.image) cover(canvas, request.image);
+  else if (look) paintTexture(canvas, look, palette, random, grid);
   else paintBackground(canvas, palette, random, detail);
+  if (pictured) drawThings(canvas, things, look, grid);
   const choose = <T>(value: T | 'random' | undefined, all: readonly T[], fallback: T) =>
     value === 'random' ? pick(random, all) : (value ?? fallback);
-  // Shapes need room, and a blended image is busy enough around markers: both get squares.
+  // Shapes need room, and around markers a blended image or a picture of the prompt's things
+  // is busy enough for scanline decoders (zbar) to miss round ones: both get squares.
   const shaped = layout.module >= SHAPED_FROM && !firm.plain;
-  const markers = shaped && request.image === undefined;
+  const markers = shaped && request.image === undefined && !pictured;
   drawCode(canvas, {
     symbol,
     layout,
     palette,
-    style: shaped ? (request.pixelStyle ?? 'square') : 'square',
-    finders: symbol.finders.map(() => (markers ? choose(request.markerShape, MARKERS, 'square') : 'square')),
+    style: shaped ? (request.pixelStyle ?? look?.module ?? 'square') : 'square',
+    threads: look?.threads ?? false,
+    finders: symbol.finders.map(() =>
+      markers ? choose(request.markerShape, MARKERS, look?.finder ?? 'square') : 'square',
+    ),
     alignments: symbol.alignments.map(() =>
-      markers ? choose(request.subMarker, SUB_MARKERS, 'square') : 'square',
+      markers ? choose(request.subMarker, SUB_MARKERS, look?.alignment ?? 'square') : 'square',
     ),
     noise: (request.paddingNoise ?? 0) * firm.noiseScale,
     // Over an arbitrary image, the lowest contrasts lost codes to scanline decoders (zbar).
-    qrw: Math.max(request.qrw ?? 2.25, firm.qrwAtLeast, request.image ? BLENDED_QRW : 0),
-    halftone: request.image !== undefined,
+    qrw: Math.max(request.qrw ?? 2.25, firm.qrwAtLeast, request.image || pictured ? BLENDED_QRW : 0),
+    halftone: request.image !== undefined || pictured,
     random,
   });
   return { canvas, layout };
@@ -262,11 +297,15 @@ function draw(
 export function renderQrArt(request: QrArtRequest): QrArt {
   const payload = payloadOf(request.type, request.content);
   const symbol = rotate(encode(payload, request.ecl), request.rotate ?? 0);
+  const things = request.image ? { drawn: [], unknown: [] } : thingsOf(request.prompt);
   for (const firm of ATTEMPTS) {
-    const { canvas, layout } = draw(request, symbol, payload, firm);
+    const { canvas, layout } = draw(request, symbol, payload, firm, things);
     if (readsBack(canvas, payload)) {
       return {
         png: encodePng(canvas),
+        material: lookOf(request.prompt)?.material,
+        drawn: things.drawn.map((d) => d.noun),
+        unknownNouns: things.unknown,
         width: layout.width,
         height: layout.height,
         seed: request.seed,

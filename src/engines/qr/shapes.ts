@@ -7,6 +7,8 @@
 export type PixelStyle = 'square' | 'rounded' | 'dot' | 'squircle' | 'row' | 'column';
 export type MarkerShape = 'square' | 'circle' | 'plus' | 'box' | 'octagon' | 'tiny-plus';
 export type SubMarker = 'square' | 'circle' | 'box' | 'plus';
+/** Module shapes: the request's pixel styles and the materials' own (materials.ts). */
+export type ModuleShape = PixelStyle | 'blot' | 'tile';
 
 /** Bits of the neighbours that are dark too: joined styles (row, column, rounded) depend on them. */
 export const UP = 1;
@@ -34,34 +36,44 @@ function roundedSquare(
   return (u - cx) ** 2 + (v - cy) ** 2 <= radius * radius;
 }
 
-export function inModule(style: PixelStyle, u: number, v: number, neighbours: number): boolean {
-  const n = {
-    up: (neighbours & UP) !== 0,
-    down: (neighbours & DOWN) !== 0,
-    left: (neighbours & LEFT) !== 0,
-    right: (neighbours & RIGHT) !== 0,
-  };
+/**
+ * `wobble` (0..1, one value per module) roughens a blot's rim, so ink dots differ as a pen's do;
+ * a tile leaves the grout of the mosaic's grid (its top and left edges) uncovered.
+ */
+export function inModule(style: ModuleShape, u: number, v: number, neighbours: number, wobble = 0): boolean {
+  // Plain booleans, not an object: this runs for every pixel of a code.
+  const up = (neighbours & UP) !== 0;
+  const down = (neighbours & DOWN) !== 0;
+  const left = (neighbours & LEFT) !== 0;
+  const right = (neighbours & RIGHT) !== 0;
   const x = u - 0.5;
   const y = v - 0.5;
   switch (style) {
     case 'square':
       return true;
+    case 'blot': {
+      const angle = Math.atan2(y, x);
+      const rim = 0.47 + 0.035 * Math.sin(3 * angle + wobble * 20) + 0.02 * Math.sin(5 * angle + wobble * 7);
+      return x * x + y * y <= rim * rim;
+    }
+    case 'tile':
+      return u >= 0.08 && v >= 0.08;
     case 'dot':
       return x * x + y * y <= 0.46 * 0.46;
     case 'squircle':
       return x ** 4 + y ** 4 <= 0.48 ** 4;
     case 'rounded':
       // Only the outer corners of a group of dark modules are rounded.
-      return roundedSquare(u, v, ROUND, (left, top) => !(left ? n.left : n.right) && !(top ? n.up : n.down));
+      return roundedSquare(u, v, ROUND, (atLeft, atTop) => !(atLeft ? left : right) && !(atTop ? up : down));
     case 'row':
       if (Math.abs(y) > 0.4) return false;
-      if (x < 0 && !n.left) return x * x + y * y <= 0.4 * 0.4 || Math.abs(x) <= 0.1;
-      if (x > 0 && !n.right) return x * x + y * y <= 0.4 * 0.4 || Math.abs(x) <= 0.1;
+      if (x < 0 && !left) return x * x + y * y <= 0.4 * 0.4 || Math.abs(x) <= 0.1;
+      if (x > 0 && !right) return x * x + y * y <= 0.4 * 0.4 || Math.abs(x) <= 0.1;
       return true;
     case 'column':
       if (Math.abs(x) > 0.4) return false;
-      if (y < 0 && !n.up) return x * x + y * y <= 0.4 * 0.4 || Math.abs(y) <= 0.1;
-      if (y > 0 && !n.down) return x * x + y * y <= 0.4 * 0.4 || Math.abs(y) <= 0.1;
+      if (y < 0 && !up) return x * x + y * y <= 0.4 * 0.4 || Math.abs(y) <= 0.1;
+      if (y > 0 && !down) return x * x + y * y <= 0.4 * 0.4 || Math.abs(y) <= 0.1;
       return true;
   }
 }

@@ -4,10 +4,9 @@
  * shapes laid out cell by cell along the world, so it reaches as far as the camera goes and no
  * further. Lit things take the hour's light; fire and lit windows glow as they are.
  */
-import type { Rgb } from '../paint/index.js';
+import { fbm1, type Rgb } from '../paint/index.js';
 import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
-import { fbm1 } from './noise.js';
 import { riverOf } from './river.js';
 import { cellRandom, formRandom, lit, type Stage } from './stage.js';
 import type { Form } from './words.js';
@@ -248,6 +247,45 @@ function land(layer: Layer, s: Stage): void {
   grass(layer, s, mixRgb(s.palette.colors[1]!, [104, 150, 76], 0.65), 0.3);
 }
 
+/** Snow from the horizon down, blue in the hollows, with drifts that catch the light. */
+function snowfield(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const random = formRandom(s, 'snowfield');
+  const drift = fbm1(random, 3);
+  const snow = lit(s, [240, 245, 252]);
+  const hollow = lit(s, [188, 204, 230]);
+  fillColumns(
+    layer,
+    () => s.horizon,
+    () => bottomOf(layer),
+    (x, y) => {
+      const depth = Math.min(1, (y - s.horizon) / u);
+      const ripple = drift(x / (0.3 * u) + depth * 9);
+      return packed(mixRgb(snow, hollow, Math.min(1, 0.15 + 0.5 * ripple * (1 - depth) + 0.2 * depth)));
+    },
+  );
+}
+
+/** A wooden floor from the wall's foot down: boards running toward the viewer, in perspective. */
+function room(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const wood = lit(s, mixRgb(s.palette.colors[1]!, [150, 100, 62], 0.7));
+  const boards = 0.09 * u;
+  fillColumns(
+    layer,
+    () => s.horizon,
+    () => bottomOf(layer),
+    (x, y) => {
+      const depth = Math.max(0.02, (y - s.horizon) / u);
+      // Boards converge on the vanishing point at the middle of the wall's foot.
+      const across = x / (depth * 4) / boards;
+      const seam = Math.abs(across - Math.round(across)) < 0.04;
+      const grain = 0.94 + 0.06 * Math.sin(Math.round(across) * 12.9 + depth * 40);
+      return packed(shade(wood, (seam ? 0.72 : grain) * (0.8 + 0.25 * Math.min(1, depth))));
+    },
+  );
+}
+
 /** Banks of grass, and water between them that mirrors the sky, with ripples across it. */
 function river(layer: Layer, s: Stage): void {
   land(layer, s);
@@ -331,6 +369,8 @@ const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
   waves,
   beach,
   land,
+  snowfield,
+  room,
   river,
   blocks,
   trunks,

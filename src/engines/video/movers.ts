@@ -11,6 +11,9 @@ import type { Stage } from './stage.js';
 import { BOUNDS, SUBJECT_PAINTERS } from './subjects.js';
 import type { Motion } from './types.js';
 import type { Subject } from './vocabulary.js';
+import { packed } from './draw.js';
+import type { PlacedThing } from './thing-layout.js';
+import { spriteOf } from './thing-sprites.js';
 
 /** Poses a cycle is drawn in, and the seconds one cycle lasts at scale 1. */
 const CYCLES: Partial<Record<Subject, [poses: number, seconds: number]>> = {
@@ -25,13 +28,19 @@ export interface Mover {
   vx: number;
   /** Seconds per pose cycle (0: one pose). */
   cycle: number;
-  /** Bobbing on the water: world units, and its phase. */
+  /** Bobbing on the water, hopping along, flapping in the air: world units, radians a second, phase. */
   bob: number;
+  rate: number;
   phase: number;
+  /** A light's blinking, radians a second (0: steady). */
+  pulse: number;
   /** The world stretch it wraps around in. */
   left: number;
   span: number;
 }
+
+/** Radians a second a boat bobs at. */
+const BOB_RATE = 2.2;
 
 const still: Motion = { x: 0, y: 0, zoom: 1, roll: 0 };
 
@@ -64,11 +73,93 @@ export function moversFor(placed: readonly Placed[], stage: Stage, extent: reado
       vx: p.speed,
       cycle: seconds * p.scale,
       bob: floats ? 0.003 * stage.unit * p.scale : 0,
+      rate: BOB_RATE,
       phase: p.phase,
+      pulse: 0,
       left: left - margin,
       span: right - left + 2 * margin,
     };
   });
+}
+
+/** How each kind of motion bobs: amplitude (share of the thing's height) and radians a second. */
+const BOBS: Record<PlacedThing['thing']['motion'], [number, number]> = {
+  fly: [0.12, 7],
+  float: [0.04, 2.2],
+  drive: [0.01, 20],
+  walk: [0.04, 10],
+  drift: [0.1, 0.8],
+  blink: [0, 0],
+  still: [0, 0],
+};
+
+/**
+ * Movers for the library's things that move, and for each light a glow that blinks over it
+ * (the light itself is painted into the scene with what stands still).
+ */
+export function thingMoversFor(
+  placed: readonly PlacedThing[],
+  stage: Stage,
+  extent: readonly number[],
+): Mover[] {
+  const [left, , right] = extent as [number, number, number, number];
+  return placed.flatMap((p) => {
+    const moves = p.thing.motion !== 'still' && p.thing.motion !== 'blink';
+    if (!moves && p.thing.motion !== 'blink') return [];
+    const [bob, rate] = BOBS[p.thing.motion];
+    const margin = p.height;
+    return [
+      {
+        poses: [moves ? spriteOf(p, stage) : glow(0.7 * p.height)],
+        x: p.x,
+        y: moves ? p.foot : p.foot - 0.6 * p.height,
+        vx: p.speed,
+        cycle: 0,
+        bob: bob * p.height,
+        rate,
+        phase: p.phase,
+        pulse: moves ? 0 : 2.5 + (p.phase % 1.5),
+        left: left - margin,
+        span: right - left + 2 * margin,
+      },
+    ];
+  });
+}
+
+/** A lighthouse's lantern after dusk: a glow that pulses as its light turns. */
+export function beaconsFor(placed: readonly Placed[], stage: Stage): Mover[] {
+  if (stage.time !== 'dusk' && stage.time !== 'night') return [];
+  return placed
+    .filter((p) => p.subject === 'lighthouse')
+    .map((p) => ({
+      poses: [glow(0.1 * stage.unit * p.scale)],
+      x: p.x,
+      // The lantern's middle, in the lighthouse's own units (subjects.ts).
+      y: p.foot - 0.435 * stage.unit * p.scale,
+      vx: 0,
+      cycle: 0,
+      bob: 0,
+      rate: 0,
+      phase: p.phase,
+      pulse: 4,
+      left: p.x - 1,
+      span: Number.MAX_SAFE_INTEGER,
+    }));
+}
+
+/** A soft warm glow of `radius` world units, centred on its origin. */
+function glow(radius: number): Layer {
+  const r = Math.max(2, Math.round(radius));
+  const side = 2 * r + 1;
+  const data = new Int32Array(side * side);
+  for (let y = 0; y < side; y += 1)
+    for (let x = 0; x < side; x += 1) {
+      const d = Math.hypot(x - r, y - r) / r;
+      if (d >= 1) continue;
+      const a = 0.55 * (1 - d) ** 2;
+      data[y * side + x] = packed([255, 226, 150], a);
+    }
+  return { width: side, height: side, data, ox: r, oy: r, density: 1 };
 }
 
 /** Lays one sprite over the frame where motion `m` sees world point (x, y) as its origin. */
@@ -142,9 +233,10 @@ export function drawMovers(
   for (const mover of movers) {
     const travelled = mover.x + mover.vx * t - mover.left;
     const x = mover.left + (((travelled % mover.span) + mover.span) % mover.span);
-    const y = mover.y + mover.bob * Math.sin(t * 2.2 + mover.phase);
+    const y = mover.y + mover.bob * Math.sin(t * mover.rate + mover.phase);
     const pose =
       mover.cycle > 0 ? Math.floor((t / mover.cycle) * mover.poses.length) % mover.poses.length : 0;
-    lay(frame, width, height, mover.poses[pose]!, m, x, y, opacity);
+    const glow = mover.pulse > 0 ? 0.55 + 0.45 * Math.sin(t * mover.pulse + mover.phase) : 1;
+    lay(frame, width, height, mover.poses[pose]!, m, x, y, opacity * glow);
   }
 }

@@ -1,17 +1,17 @@
 /**
  * What moves within the scene while the camera moves over it: snow, rain, leaves, fireflies,
- * bubbles, embers, dust, and the tongues of a fire. Particles live in world coordinates of the
+ * bubbles, embers, dust, the tongues of a fire, and light glinting on moving water. Particles live in world coordinates of the
  * near layer, so they travel with the scene, and are splatted into each frame after the camera.
  */
 import type { Rgb } from '../paint/index.js';
 import { hashOf, seeded, type Random } from '../random.js';
 import { mixRgb } from './draw.js';
-import { FIRE_LINE } from './land.js';
+import { FIRE_LINE, GROUND_LINE } from './land.js';
 import type { Stage } from './stage.js';
 import type { Motion } from './types.js';
 import type { Form, Weather } from './words.js';
 
-type Kind = Weather | 'flame';
+type Kind = Weather | 'flame' | 'glints';
 
 interface Look {
   /** Per square frame height. */
@@ -121,6 +121,19 @@ const LOOKS: Record<Kind, Look> = {
     blink: false,
     colors: (s) => [s.palette.paper],
   },
+  // Short bright streaks on the sea that drift with the swell and come and go: the water moves.
+  glints: {
+    density: 90,
+    size: [0.0015, 0.003],
+    vx: [0.01, 0.03],
+    vy: [0, 0],
+    sway: 0.01,
+    alpha: 0.6,
+    glow: false,
+    streak: 0.025,
+    blink: true,
+    colors: (s) => [mixRgb(s.skyLow, [255, 255, 255], 0.7)],
+  },
   flame: {
     density: 0,
     size: [0.03, 0.06],
@@ -157,14 +170,23 @@ export interface Swarm {
 
 const between = (random: Random, [a, b]: [number, number]) => a + (b - a) * random();
 
-function swarmOf(kind: Kind, stage: Stage, extent: readonly number[], speed: number): Swarm {
+/** `shoreline`: below the horizon in frame heights, where a beach ends the sea (glints only). */
+function swarmOf(
+  kind: Kind,
+  stage: Stage,
+  extent: readonly number[],
+  speed: number,
+  shoreline?: number,
+): Swarm {
   const look = LOOKS[kind];
   const [left, top, right, bottom] = extent as [number, number, number, number];
   const u = stage.unit;
   const fireLine = stage.horizon + FIRE_LINE * u;
   const flame = kind === 'flame';
-  const low = kind === 'bubbles' ? Math.max(top, stage.horizon) : top;
-  const high = kind === 'embers' || flame ? Math.min(bottom, fireLine) : bottom;
+  const onWater = kind === 'glints';
+  const low = kind === 'bubbles' || onWater ? Math.max(top, stage.horizon + 0.01 * u) : top;
+  const shore = onWater && shoreline !== undefined ? stage.horizon + shoreline * u : bottom;
+  const high = kind === 'embers' || flame ? Math.min(bottom, fireLine) : Math.min(bottom, shore);
   const area = ((right - left) * Math.max(0, high - low)) / (u * u);
   const count = Math.min(2500, Math.round(flame ? (right - left) / (0.012 * u) : look.density * area));
   const random = seeded(hashOf(kind, stage.seed));
@@ -197,7 +219,7 @@ function swarmOf(kind: Kind, stage: Stage, extent: readonly number[], speed: num
   return swarm;
 }
 
-/** The swarms a scene has: its weather, and flame tongues where there is fire. */
+/** The swarms a scene has: its weather, flame tongues where there is fire, glints on open sea. */
 export function swarmsFor(
   weather: readonly Weather[],
   forms: readonly Form[],
@@ -206,7 +228,13 @@ export function swarmsFor(
   speed: number,
 ): Swarm[] {
   const kinds: Kind[] = [...weather, ...(forms.includes('flames') ? (['flame'] as const) : [])];
-  return kinds.map((kind) => swarmOf(kind, stage, extent, speed));
+  const swarms = kinds.map((kind) => swarmOf(kind, stage, extent, speed));
+  // A river has ripples of its own; the sea glints as far as the beach, if there is one.
+  if (forms.includes('waves'))
+    swarms.push(
+      swarmOf('glints', stage, extent, speed, forms.includes('beach') ? GROUND_LINE.beach : undefined),
+    );
+  return swarms;
 }
 
 /** Adds (glow) or lays (otherwise) a colour at one pixel with weight a. */

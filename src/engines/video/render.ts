@@ -15,11 +15,12 @@ import { placeElements } from './elements.js';
 import { encodeFrames } from './encode.js';
 import { extentOf, layerFor } from './layer.js';
 import { STANDING } from './layout.js';
-import { drawMovers, moversFor } from './movers.js';
+import { beaconsFor, drawMovers, moversFor, thingMoversFor } from './movers.js';
 import { drawSwarms, swarmsFor } from './particles.js';
 import { featureOf, restyler } from './reference.js';
 import { coverFrame } from './resample.js';
 import { paintScene, planScene, type Borrowed } from './scene.js';
+import { readThings } from './things.js';
 import type { RenderedVideo, VideoSpec } from './types.js';
 import { drawBadge } from './watermark.js';
 
@@ -66,7 +67,11 @@ export function sceneFrames(spec: VideoSpec): (index: number, frame: Int32Array)
   if (anchor) layAnchor(near, coverFrame(anchor, width, height), width, height, 0.3 * height);
   placeElements(near, spec.elements ?? [], width, height);
   const moving = plan.subjects.filter((p) => !STANDING.includes(p.subject));
-  const movers = moversFor(moving, plan.stage, extentOf(near));
+  const movers = [
+    ...moversFor(moving, plan.stage, extentOf(near)),
+    ...thingMoversFor(plan.things, plan.stage, extentOf(near)),
+    ...beaconsFor(plan.subjects, plan.stage),
+  ];
   const swarms = swarmsFor(plan.weather, plan.forms, plan.stage, extentOf(near), plan.speed);
   const fromEnd = spec.endImage ? relativeTo(path.near, width, height) : [];
   const dissolveFrom = Math.floor((frames - 1) * (1 - DISSOLVE));
@@ -106,5 +111,16 @@ export async function renderVideo(
     signal,
   );
   const last = await frameAt(mp4, frames - 1, width, height, signal);
-  return { mp4, lastFrame: encodePng(last), width, height, fps, frames, duration: frames / fps };
+  const unknownNouns =
+    reference?.use === 'base' ? [] : readThings(spec.prompt, spec.negativePrompt).report.unknown;
+  return {
+    mp4,
+    lastFrame: encodePng(last),
+    width,
+    height,
+    fps,
+    frames,
+    duration: frames / fps,
+    unknownNouns,
+  };
 }

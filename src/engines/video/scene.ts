@@ -1,5 +1,5 @@
 /**
- * A scene from a prompt and a seed: the forms and subjects the words name (and nothing else),
+ * A scene from a prompt and a seed: the forms, subjects and library things the words name,
  * where each subject stands, the weather, the hour, how fast things move, its palette, and the
  * painting of its two layers. The seed varies places, palette nuance and motion, never what is
  * in the scene. `cfgScale` weighs the words against the seed in what is left to it: at 1 the pace
@@ -15,12 +15,19 @@ import { layOut, STANDING, type Placed } from './layout.js';
 import { paintSky } from './sky.js';
 import { stageOf, type Stage } from './stage.js';
 import { BOUNDS, rock, SUBJECT_PAINTERS } from './subjects.js';
+import { placeThings, type PlacedThing } from './thing-layout.js';
+import { spriteOf, stamp } from './thing-sprites.js';
+import { readThings, type NounReport } from './things.js';
 import { readPrompt, type Form, type TimeOfDay, type Weather } from './words.js';
 
 export interface ScenePlan {
   forms: Form[];
   /** Every subject's place, back to front. */
   subjects: Placed[];
+  /** The library's things, back to front. */
+  things: PlacedThing[];
+  /** What became of each noun of the prompt. */
+  nouns: NounReport;
   weather: Weather[];
   time: TimeOfDay;
   /** Multiplies every rate of motion. */
@@ -48,7 +55,8 @@ export function planScene(
   borrowed?: Borrowed,
 ): ScenePlan {
   const cfg = Math.min(1, Math.max(0, words.cfgScale ?? 0.5));
-  const reading = readPrompt(words.prompt, words.negativePrompt);
+  const found = readThings(words.prompt, words.negativePrompt);
+  const reading = readPrompt(words.prompt, words.negativePrompt, found.implied, found.weather);
   const random = seeded(hashOf('scene', words.seed));
   const speed = Math.exp(cfg * Math.log(reading.tempo) + (1 - cfg) * (random() - 0.5) * 0.6);
   const hues = reading.impliedHues ? ` ${reading.impliedHues}` : '';
@@ -71,9 +79,12 @@ export function planScene(
   // The hour decides the sky; colours the prompt names (or a borrowed picture's) tint it.
   const tint = Math.max(reading.huesNamed ? 0.5 : 0.2, borrowed?.amount ?? 0);
   const stage = stageOf({ palette, time: reading.time, tint, ...frame, seed: words.seed });
+  const subjects = layOut(reading.forms, reading.counts, stage, speed);
   return {
     forms: reading.forms,
-    subjects: layOut(reading.forms, reading.counts, stage, speed),
+    subjects,
+    things: placeThings(found.things, stage, reading.forms, speed, subjects.length),
+    nouns: found.report,
     weather: reading.weather,
     time: reading.time,
     speed,
@@ -93,5 +104,18 @@ export function paintScene(plan: ScenePlan, near: Layer, far: Layer): void {
     if (!STANDING.includes(placed.subject)) continue;
     if (placed.onRock) rock(near, plan.stage, placed, BOUNDS[placed.subject][2] * 0.8);
     SUBJECT_PAINTERS[placed.subject](near, plan.stage, placed);
+  }
+  for (const placed of plan.things) {
+    if (placed.thing.motion !== 'still' && placed.thing.motion !== 'blink') continue;
+    const pose = {
+      x: placed.x,
+      foot: placed.foot,
+      scale: placed.height / plan.stage.unit,
+      facing: placed.facing,
+      look: 0,
+      phase: 0,
+    };
+    if (placed.onRock) rock(near, plan.stage, pose, 0.3);
+    stamp(near, spriteOf(placed, plan.stage), placed.x, placed.foot);
   }
 }

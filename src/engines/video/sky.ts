@@ -4,10 +4,9 @@
  * planet. Abstract scenes without ground get the palette's own procedural pattern instead.
  */
 import { canvasOf } from '../canvas.js';
-import { paintBackground, type Rgb } from '../paint/index.js';
+import { noise2, paintBackground, type Rgb } from '../paint/index.js';
 import { disc, mixRgb, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
-import { noise2 } from './noise.js';
 import { cellRandom, formRandom, lit, type Stage } from './stage.js';
 import { isGround, type Form } from './vocabulary.js';
 
@@ -151,6 +150,33 @@ function planet(layer: Layer, s: Stage): void {
   }
 }
 
+/** A room's back wall, with a window onto the hour's sky left of the middle. */
+function wall(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const plaster = lit(s, mixRgb(s.palette.colors[0]!, [232, 222, 204], 0.6));
+  const [x0, x1, y0, y1] = [-0.55 * u, -0.15 * u, s.horizon - 0.62 * u, s.horizon - 0.22 * u];
+  const frame = lit(s, [238, 236, 230]);
+  const bar = 0.012 * u;
+  for (let py = 0; py < layer.height; py += 1) {
+    const y = (py - layer.oy) / layer.density;
+    const base = shade(plaster, 0.86 + 0.14 * Math.min(1, Math.max(0, (y - s.horizon + u) / u)));
+    const sky = mixRgb(s.skyLow, s.skyTop, Math.min(1, Math.max(0, (y1 - y) / (y1 - y0))));
+    for (let px = 0; px < layer.width; px += 1) {
+      const x = (px - layer.ox) / layer.density;
+      const inside = x > x0 && x < x1 && y > y0 && y < y1;
+      const edge =
+        inside &&
+        (x - x0 < bar ||
+          x1 - x < bar ||
+          y - y0 < bar ||
+          y1 - y < bar ||
+          Math.abs(x - (x0 + x1) / 2) < bar / 2 ||
+          Math.abs(y - (y0 + y1) / 2) < bar / 2);
+      layer.data[py * layer.width + px] = packed(edge ? frame : inside ? sky : base);
+    }
+  }
+}
+
 /** The palette's own pattern over the whole layer, for scenes without a ground. */
 function pattern(layer: Layer, s: Stage): void {
   const canvas = canvasOf(layer.width, layer.height);
@@ -163,6 +189,10 @@ function pattern(layer: Layer, s: Stage): void {
 export function paintSky(layer: Layer, stage: Stage, forms: readonly Form[]): void {
   const ground = forms.some(isGround);
   const abstract = !ground && forms.includes('orbs') && !stage.night;
+  if (forms.includes('room')) {
+    wall(layer, stage);
+    return;
+  }
   if (abstract) pattern(layer, stage);
   else gradient(layer, stage, ground);
   if (stage.night) {

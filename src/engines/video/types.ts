@@ -44,8 +44,8 @@ export interface ReferenceVideo {
 export interface VideoSpec {
   seed: number;
   /**
-   * Words choose what the scene holds (the nouns of vocabulary.ts, nothing else), the hour, the
-   * palette and how fast things move.
+   * Words choose the place and what the scene holds (the forms of vocabulary.ts and things from
+   * the artwork library), the hour, the palette and how fast things move.
    */
   prompt: string;
   /** Hues, forms, things and weather to keep out. */
@@ -86,4 +86,6 @@ export interface RenderedVideo {
   frames: number;
   /** Seconds. */
   duration: number;
+  /** Nouns of the prompt nothing in the scene stands for (a painted reference video: none read). */
+  unknownNouns: string[];
 }

@@ -63,6 +63,8 @@ const FORM_HUES: Partial<Record<Form, string>> = {
   waves: 'blue teal cyan',
   river: 'green',
   land: 'green',
+  snowfield: 'blue cyan',
+  room: 'amber brown',
   blocks: 'indigo amber',
   trunks: 'green emerald',
   blossoms: 'pink green',
@@ -111,11 +113,22 @@ function timeOf(words: readonly string[]): TimeOfDay | undefined {
   return undefined;
 }
 
-/** Forms the words name, with what they need to stand on or float in. */
-function formsOf(words: Set<string>, banned: readonly Form[]): Form[] {
+/**
+ * Forms the words name, with what they need to stand on or float in, and the grounds the
+ * prompt's other things need (`implied`): a lighthouse stands on a rocky coast by the sea.
+ */
+function formsOf(words: Set<string>, banned: readonly Form[], implied: readonly Form[]): Form[] {
   const names = (form: Form) => wordsFor(form).some((w) => words.has(w));
   const named = new Set(FORMS.filter((f) => names(f) && !banned.includes(f)));
   const allowed = (form: Form) => !banned.includes(form);
+  // A place the words name wins over one a thing implies: ducks in a park stay in the park.
+  const grounded = [...named].some(isGround);
+  const seaOnly = grounded && [...named].filter(isGround).every((f) => f === 'waves');
+  for (const form of implied) {
+    // A beach only where the words name the sea alone; any other ground only where they name none.
+    if ((form === 'beach' ? seaOnly : !grounded) && allowed(form)) named.add(form);
+  }
+  if (named.has('lighthouse') && ![...named].some(isGround) && allowed('waves')) named.add('waves');
   if (named.has('beach') && allowed('waves')) named.add('waves');
   if ((named.has('boat') || named.has('ship')) && !WATERS.some((w) => named.has(w)) && allowed('waves'))
     named.add('waves');
@@ -137,7 +150,12 @@ function countOf(subject: Subject, list: readonly string[]): number {
   return said.at(-1) ?? MANY[subject];
 }
 
-export function readPrompt(prompt: string, negativePrompt?: string): PromptReading {
+export function readPrompt(
+  prompt: string,
+  negativePrompt?: string,
+  implied: readonly Form[] = [],
+  impliedWeather: readonly Weather[] = [],
+): PromptReading {
   const list = wordsOf(prompt);
   const words = new Set(list);
   const unwanted = new Set(wordsOf(negativePrompt));
@@ -145,13 +163,13 @@ export function readPrompt(prompt: string, negativePrompt?: string): PromptReadi
   const bannedForms = FORMS.filter(
     (f) => unwantedForms.includes(f) || unwantedForms.some((u) => ALSO_BANNED[u] === f),
   );
-  const forms = formsOf(words, bannedForms);
+  const forms = formsOf(words, bannedForms, implied);
   const counts: Partial<Record<Subject, number>> = {};
   for (const subject of SUBJECTS) if (forms.includes(subject)) counts[subject] = countOf(subject, list);
   const bannedWeather = WEATHERS.filter((w) => WEATHER_WORDS[w].some((word) => unwanted.has(word)));
   const named = WEATHERS.filter((w) => WEATHER_WORDS[w].some((word) => words.has(word)));
-  const implied = forms.flatMap((f) => FORM_WEATHER[f] ?? []);
-  const weather = [...new Set([...named, ...implied])].filter((w) => !bannedWeather.includes(w));
+  const brought = [...forms.flatMap((f) => FORM_WEATHER[f] ?? []), ...impliedWeather];
+  const weather = [...new Set([...named, ...brought])].filter((w) => !bannedWeather.includes(w));
   const calm = list.filter((w) => CALM_WORDS.includes(w)).length;
   const fast = list.filter((w) => FAST_WORDS.includes(w)).length;
   const tempo = calm > fast ? 0.5 : fast > calm ? 1.8 : 1;

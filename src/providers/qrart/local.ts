@@ -86,6 +86,13 @@ export class QrArtCapability implements Capability {
       throw error;
     }
     const imageUrl = await job.saveFile(art.png, 'png');
-    return { seed: art.seed, image_url: imageUrl, image_width: art.width, image_height: art.height };
+    return {
+      seed: art.seed,
+      image_url: imageUrl,
+      image_width: art.width,
+      image_height: art.height,
+      // Nouns of the prompt no drawing stands for: said, never silently dropped.
+      unknown_nouns: art.unknownNouns,
+    };
   }
 }

@@ -134,6 +134,7 @@ export class VideoCapability implements Capability {
         seed: spec.seed,
         resolution: request.resolution,
         ratio: request.ratio,
+        unknownNouns: rendered.unknownNouns,
       },
       source: {
         prompt: spec.prompt,

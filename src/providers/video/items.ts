@@ -20,6 +20,8 @@ export interface Finished {
   resolution: string;
   ratio: string;
   usage?: { completion_tokens: number; total_tokens: number };
+  /** Nouns of the prompt the local renderer has nothing for; absent for an upstream's video. */
+  unknownNouns?: string[];
 }
 
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
@@ -53,6 +55,7 @@ export function itemOf(
       execution_expires_after:
         typeof input.execution_expires_after === 'number' ? input.execution_expires_after : 172800,
       usage: video.usage ?? danceUsage(video.width, video.height, video.fps, video.duration),
+      ...(video.unknownNouns ? { unknown_nouns: video.unknownNouns } : {}),
       created_at: now,
       updated_at: now,
     };
@@ -69,6 +72,7 @@ export function itemOf(
     width: video.width,
     height: video.height,
     fps: video.fps,
+    ...(video.unknownNouns ? { unknown_nouns: video.unknownNouns } : {}),
     created_at: new Date().toISOString(),
   };
 }

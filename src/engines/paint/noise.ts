@@ -1,5 +1,5 @@
 /**
- * Value noise for drawing forms: ridgelines, flame heights, cloud puffs. Lattices wrap, so a
+ * Value noise for drawing forms and textures: ridgelines, flame heights, cloud puffs, marble veins. Lattices wrap, so a
  * form is defined at every world coordinate and the scene does not depend on how far the camera
  * travels; the same seed paints the same place the same way.
  */

@@ -1,0 +1,182 @@
+/**
+ * Scenes composed from the artwork library: for a set of prompts, the place chosen, what is
+ * placed where (in the sky above the horizon, on the water, on the ground below it), how each
+ * thing moves, the nouns reported unknown, and the same seed giving the same plan and frame.
+ */
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/engines/artwork/index.js';
+import { sceneFrames } from '../../src/engines/video/render.js';
+import { planScene, type ScenePlan } from '../../src/engines/video/scene.js';
+
+const FRAME = { width: 320, height: 180 };
+const plan = (prompt: string, seed = 5, negativePrompt?: string) =>
+  planScene({ prompt, seed, negativePrompt }, FRAME);
+const things = (p: ScenePlan, art: string) => p.things.filter((t) => t.thing.art === art);
+
+describe('the artwork library', () => {
+  it('holds thousands of things, found by name, label word, keyword, plural and compound head', () => {
+    expect(catalogue().size.artworks).toBeGreaterThan(1600);
+    expect(catalogue().size.words).toBeGreaterThan(4500);
+    const art = (prompt: string) => plan(prompt).things.map((t) => t.thing.art);
+    expect(art('a sloth')).toEqual(['sloth']);
+    expect(art('an aubergine')).toEqual(['eggplant']);
+    expect(art('a tortoise')).toEqual(['turtle']);
+    expect(art('a garden of butterflies')).toEqual(['butterfly', 'butterfly', 'butterfly']);
+    expect(art('a goldfish')).toEqual(['fish']);
+    expect(art('an ice cream')).toEqual(['ice-cream']);
+  });
+});
+
+describe('scene plans', () => {
+  it('stands a lighthouse on a rock in the sea at dusk, not on a lawn', () => {
+    const p = plan('a lighthouse at dusk');
+    expect(p.forms).toContain('waves');
+    expect(p.forms).not.toContain('land');
+    expect(p.time).toBe('dusk');
+    const [lighthouse] = p.subjects.filter((s) => s.subject === 'lighthouse');
+    expect(lighthouse?.onRock).toBe(true);
+  });
+
+  it('puts camels, as many as said, on desert dunes below the horizon, walking', () => {
+    const p = plan('two camels crossing the desert at sunrise');
+    expect(p.forms).toContain('dunes');
+    const camels = p.things.filter((t) => t.thing.noun === 'camel');
+    expect(camels).toHaveLength(2);
+    for (const camel of camels) {
+      expect(camel.foot).toBeGreaterThan(p.stage.horizon);
+      expect(camel.thing.motion).toBe('walk');
+      expect(camel.speed).not.toBe(0);
+    }
+  });
+
+  it('brings the sea for a whale, which floats on it', () => {
+    const p = plan('a whale');
+    expect(p.forms).toContain('waves');
+    const [whale] = p.things;
+    expect(whale?.thing.habitat).toBe('water');
+    expect(whale?.thing.motion).toBe('float');
+    expect(whale!.foot).toBeGreaterThan(p.stage.horizon);
+  });
+
+  it('flies balloons above the horizon, over the hills the words name', () => {
+    const p = plan('hot air balloons over the hills');
+    expect(p.forms).toContain('ridges');
+    const balloons = things(p, 'balloon');
+    expect(balloons.length).toBeGreaterThan(1);
+    for (const b of balloons) {
+      expect(b.foot).toBeLessThan(p.stage.horizon);
+      expect(b.thing.motion).toBe('fly');
+    }
+  });
+
+  it('sets a cat in a room on its floor, large as the picture’s subject', () => {
+    const p = plan('a cat sleeping in a cozy room');
+    expect(p.forms).toContain('room');
+    const [cat] = things(p, 'cat');
+    expect(cat!.foot).toBeGreaterThan(p.stage.horizon);
+    expect(cat!.height).toBeGreaterThan(0.25 * FRAME.height);
+  });
+
+  it('gives a penguin snow, an astronaut space, and a parked bicycle no motion', () => {
+    const penguin = plan('a penguin');
+    expect(penguin.forms).toContain('snowfield');
+    expect(penguin.weather).toContain('snow');
+    const astronaut = plan('an astronaut in space');
+    expect(astronaut.forms).toContain('planet');
+    expect(astronaut.things[0]?.thing.habitat).toBe('space');
+    const lantern = plan('a lantern in the park');
+    expect(lantern.things[0]?.thing.motion).toBe('blink');
+  });
+
+  it('keeps a place the words name over one a thing implies: ducks in a park stay in the park', () => {
+    const p = plan('ducks in the park');
+    expect(p.forms).toContain('land');
+    expect(p.forms).not.toContain('waves');
+  });
+
+  it('reports nouns it has nothing for, and draws nothing the negative prompt names', () => {
+    const p = plan('a zorblax and a cat at night');
+    expect(p.nouns.unknown).toEqual(['zorblax']);
+    expect(p.nouns.drawn).toContain('cat');
+    expect(p.nouns.understood).toContain('night');
+    const banned = plan('a cat and a dog', 5, 'dog');
+    expect(banned.things.map((t) => t.thing.noun)).toEqual(['cat']);
+  });
+});
+
+describe('seeds', () => {
+  it('give the same plan and the same first frame again, and move things elsewhere when changed', () => {
+    const spec = {
+      seed: 9,
+      prompt: 'a farm with cows and a tractor',
+      ...FRAME,
+      fps: 24,
+      frames: 2,
+      quality: 'std' as const,
+    };
+    const first = new Int32Array(FRAME.width * FRAME.height);
+    const again = new Int32Array(FRAME.width * FRAME.height);
+    sceneFrames(spec)(0, first);
+    sceneFrames(spec)(0, again);
+    expect(Buffer.from(again.buffer).equals(Buffer.from(first.buffer))).toBe(true);
+    const xs = (seed: number) => plan(spec.prompt, seed).things.map((t) => Math.round(t.x));
+    expect(xs(9)).toEqual(xs(9));
+    expect(xs(10)).not.toEqual(xs(9));
+    expect(
+      plan(spec.prompt, 10)
+        .things.map((t) => t.thing.art)
+        .sort(),
+    ).toEqual(
+      plan(spec.prompt, 9)
+        .things.map((t) => t.thing.art)
+        .sort(),
+    );
+  });
+
+  it('move the sea and pulse a lighthouse lantern while the camera holds still', () => {
+    const spec = {
+      seed: 3,
+      prompt: 'a lighthouse at dusk',
+      ...FRAME,
+      fps: 24,
+      frames: 24,
+      quality: 'std' as const,
+      camera: { kind: 'fixed' as const },
+    };
+    const paint = sceneFrames(spec);
+    const [first, later] = [
+      new Int32Array(FRAME.width * FRAME.height),
+      new Int32Array(FRAME.width * FRAME.height),
+    ];
+    paint(0, first);
+    paint(9, later);
+    const p = plan(spec.prompt, spec.seed);
+    // World (0, 0) is the middle of the frame while the camera holds still.
+    const sea = Math.ceil(p.stage.horizon + FRAME.height / 2) + 2;
+    let moved = 0;
+    for (let i = sea * FRAME.width; i < first.length; i += 1) if (first[i] !== later[i]) moved += 1;
+    expect(moved).toBeGreaterThan(20);
+    const [lighthouse] = p.subjects.filter((s) => s.subject === 'lighthouse');
+    const x = Math.round(lighthouse!.x + FRAME.width / 2);
+    const y = Math.round(lighthouse!.foot - 0.435 * FRAME.height * lighthouse!.scale + FRAME.height / 2);
+    const near = (frame: Int32Array) => {
+      let sum = 0;
+      for (let dy = -3; dy <= 3; dy += 1)
+        for (let dx = -3; dx <= 3; dx += 1) sum += frame[(y + dy) * FRAME.width + x + dx]! & 0xff;
+      return sum;
+    };
+    expect(near(later)).not.toBe(near(first));
+  });
+
+  it('paint the things into the frame: a cat in a room differs from the empty room', () => {
+    const frame = (prompt: string) => {
+      const out = new Int32Array(FRAME.width * FRAME.height);
+      sceneFrames({ seed: 2, prompt, ...FRAME, fps: 24, frames: 1, quality: 'std' })(0, out);
+      return out;
+    };
+    const [cat, room] = [frame('a cat in a room'), frame('a room')];
+    let changed = 0;
+    for (let i = 0; i < cat.length; i += 1) if (cat[i] !== room[i]) changed += 1;
+    expect(changed / cat.length).toBeGreaterThan(0.03);
+  });
+});
