@@ -1,8 +1,9 @@
 /**
- * The ID card engine off the event loop: each card is read on a worker thread (its Tesseract runs
- * as a child process of that thread), one card per thread at a time.
+ * The ID card engine off the event loop: each card is read on a worker thread, one card per
+ * thread at a time; each thread loads the text and face models once, on its first card.
  */
 import { UnreadableImage } from '../image-codec.js';
+import { ModelMissing } from '../model-missing.js';
 import { scriptNextTo, StepPool } from '../worker-pool.js';
 import type * as steps from './steps.js';
 
@@ -18,7 +19,15 @@ export class IdcardPool {
 
   /** `size`: cards read at a time, each on its own thread. */
   constructor(readonly size: number) {
-    this.pool = new StepPool(scriptNextTo(import.meta.url, 'idcard-worker'), size, { UnreadableImage });
+    this.pool = new StepPool(scriptNextTo(import.meta.url, 'idcard-worker'), size, {
+      UnreadableImage,
+      ModelMissing,
+    });
+  }
+
+  /** The card's fields alone. */
+  read(image: Buffer): Promise<steps.Reading> {
+    return this.pool.run('read', image);
   }
 
   async inspect(image: Buffer): Promise<CardInspection> {

@@ -1,0 +1,69 @@
+/**
+ * Faces in a picture, by the tiny face detector: where the largest, most certain one is, and its
+ * descriptor (128 numbers from the face aligned on its 68 landmarks; photos of one person lie
+ * close together, of two people further apart).
+ */
+import type { Canvas } from '../../canvas.js';
+import type { Box } from '../layout.js';
+import { faceModels, type FaceApi } from './models.js';
+
+/** The detector's input side (a multiple of 32): a card's face is a sixth of its width, a portrait's most of it. */
+const CARD_INPUT = 416;
+const PORTRAIT_INPUT = 224;
+const MIN_SCORE = 0.4;
+
+export interface Face {
+  box: Box;
+  score: number;
+}
+
+function tensorOf(faceapi: FaceApi, canvas: Canvas) {
+  const rgb = new Int32Array(canvas.width * canvas.height * 3);
+  for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) {
+    rgb[i] = canvas.data[j]!;
+    rgb[i + 1] = canvas.data[j + 1]!;
+    rgb[i + 2] = canvas.data[j + 2]!;
+  }
+  return faceapi.tf.tensor3d(rgb, [canvas.height, canvas.width, 3], 'int32');
+}
+
+const options = (faceapi: FaceApi, inputSize: number) =>
+  new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: MIN_SCORE });
+
+/** The most certain face on a rectified card, or null when the detector finds none. */
+export async function faceOnCard(card: Canvas): Promise<Face | null> {
+  const faceapi = await faceModels();
+  const input = tensorOf(faceapi, card);
+  try {
+    const found = await faceapi.detectAllFaces(input as never, options(faceapi, CARD_INPUT));
+    const best = found.sort((a, b) => b.score - a.score)[0];
+    if (!best) return null;
+    const { x, y, width, height } = best.box;
+    return { box: { x, y, width, height }, score: best.score };
+  } finally {
+    input.dispose();
+  }
+}
+
+/** The descriptor of the most certain face in a portrait, or null when none is found. */
+export async function descriptorOf(portrait: Canvas): Promise<Float32Array | null> {
+  const faceapi = await faceModels();
+  const input = tensorOf(faceapi, portrait);
+  try {
+    const inputSize = Math.max(portrait.width, portrait.height) > 2 * PORTRAIT_INPUT ? CARD_INPUT : PORTRAIT_INPUT;
+    const found = await faceapi
+      .detectAllFaces(input as never, options(faceapi, inputSize))
+      .withFaceLandmarks()
+      .withFaceDescriptors();
+    const best = found.sort((a, b) => b.detection.score - a.detection.score)[0];
+    return best ? best.descriptor : null;
+  } finally {
+    input.dispose();
+  }
+}
+
+export function descriptorDistance(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
+  return Math.sqrt(sum);
+}
