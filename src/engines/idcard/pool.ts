@@ -5,7 +5,16 @@
 import { UnreadableImage } from '../image-codec.js';
 import { ModelMissing } from '../model-missing.js';
 import { scriptNextTo, StepPool } from '../worker-pool.js';
+import type { Measures } from './face/similarity.js';
 import type * as steps from './steps.js';
+
+/**
+ * onnxruntime-node's addon registers itself once per process: loaded by worker threads alone, it
+ * cannot load in a new worker once every thread that held it has ended (the pool ends idle
+ * workers). So the main thread holds it too; where it is missing, the workers say so.
+ */
+let runtimeHeld: Promise<unknown> | undefined;
+const holdTextRuntime = () => (runtimeHeld ??= import('onnxruntime-node').catch(() => undefined));
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -19,6 +28,7 @@ export class IdcardPool {
 
   /** `size`: cards read at a time, each on its own thread. */
   constructor(readonly size: number) {
+    void holdTextRuntime();
     this.pool = new StepPool(scriptNextTo(import.meta.url, 'idcard-worker'), size, {
       UnreadableImage,
       ModelMissing,
@@ -37,6 +47,11 @@ export class IdcardPool {
 
   similarity(a: Buffer, b: Buffer): Promise<number> {
     return this.pool.run('similarity', a, b);
+  }
+
+  /** The two measures the similarity is the higher of (for the benchmark's figures). */
+  measures(a: Buffer, b: Buffer): Promise<Measures> {
+    return this.pool.run('measures', a, b);
   }
 
   close(): Promise<void> {

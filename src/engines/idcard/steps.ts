@@ -4,13 +4,11 @@
  * models load on a thread's first card and stay for its life. Images cross the thread boundary
  * as bytes.
  */
-import type { Canvas } from '../canvas.js';
 import { decodeImage, encodePng } from '../image-codec.js';
 import { readCard } from './ocr/index.js';
-import { cutPortrait, isCutOff, isPhotocopy, isReshoot, isTampered, qualityScore } from './checks/index.js';
-import { facePlace } from './checks/portrait/face-place.js';
-import { faceOnCard } from './face/faces.js';
-import { faceSimilarity } from './face/similarity.js';
+import { isCutOff, isPhotocopy, isReshoot, isTampered, qualityScore } from './checks/index.js';
+import { portraitOn } from './face/portrait.js';
+import { combined, similarityMeasures, type Measures } from './face/similarity.js';
 import { CARD_HEIGHT, CARD_WIDTH, type Field } from './layout.js';
 
 /** A card photo larger than this (a 48 MP phone picture) is refused rather than decoded. */
@@ -40,12 +38,6 @@ export async function read(image: Uint8Array): Promise<Reading> {
   return { found: reading.labelsFound >= LABELS_OF_A_CARD, fields: reading.fields };
 }
 
-/** The holder's photo on a rectified card: around the face the detector finds there. */
-async function portraitOn(card: Canvas): Promise<Canvas | null> {
-  const face = await faceOnCard(card);
-  return cutPortrait(card, face && facePlace(face.box));
-}
-
 export async function inspect(image: Uint8Array): Promise<Inspection> {
   const reading = await readCard(decoded(image));
   const portrait = await portraitOn(reading.card);
@@ -66,14 +58,19 @@ export async function inspect(image: Uint8Array): Promise<Inspection> {
 }
 
 /**
- * How alike the persons in two photos are, 0–100. A whole rectified card (given where no portrait
- * could be cut from it) is compared by the photo around the face on it, not as a whole.
+ * The measures of how alike the persons in two photos are. A whole rectified card (given where no
+ * portrait could be cut from it) is compared by the photo around the face on it, not as a whole.
  */
-export async function similarity(a: Uint8Array, b: Uint8Array): Promise<number> {
+export async function measures(a: Uint8Array, b: Uint8Array): Promise<Measures> {
   const face = async (bytes: Uint8Array) => {
     const image = decoded(bytes);
     const wholeCard = image.width === CARD_WIDTH && image.height === CARD_HEIGHT;
     return (wholeCard && (await portraitOn(image))) || image;
   };
-  return faceSimilarity(await face(a), await face(b));
+  return similarityMeasures(await face(a), await face(b));
+}
+
+/** How alike the persons in two photos are, 0–100; 70 or more: one person. */
+export async function similarity(a: Uint8Array, b: Uint8Array): Promise<number> {
+  return combined(await measures(a, b));
 }

@@ -1,5 +1,5 @@
 /**
- * Faces in a picture, by the tiny face detector: where the largest, most certain one is, and its
+ * Faces in a picture, by the tiny face detector: where the most certain one is, and its
  * descriptor (128 numbers from the face aligned on its 68 landmarks; photos of one person lie
  * close together, of two people further apart).
  */
@@ -45,9 +45,29 @@ export async function faceOnCard(card: Canvas): Promise<Face | null> {
   }
 }
 
-/** The descriptor of the most certain face in a portrait, or null when none is found. */
+/**
+ * The descriptor of the most certain face in a portrait, the mean of the portrait's and its
+ * mirror image's (a drawn face's two sides differ; the mean of both brings one person's photos
+ * closer together), or null when no face is found.
+ */
 export async function descriptorOf(portrait: Canvas): Promise<Float32Array | null> {
   const faceapi = await faceModels();
+  const seen = await descriptorsOf(faceapi, portrait);
+  if (!seen) return null;
+  const mirrored = await descriptorsOf(faceapi, mirror(portrait));
+  return mirrored ? seen.map((value, i) => (value + mirrored[i]!) / 2) : seen;
+}
+
+function mirror(canvas: Canvas): Canvas {
+  const out = { width: canvas.width, height: canvas.height, data: new Uint8Array(canvas.data.length) };
+  const from = new Uint32Array(canvas.data.buffer, canvas.data.byteOffset, canvas.width * canvas.height);
+  const into = new Uint32Array(out.data.buffer);
+  for (let y = 0; y < canvas.height; y++)
+    for (let x = 0; x < canvas.width; x++) into[y * canvas.width + canvas.width - 1 - x] = from[y * canvas.width + x]!;
+  return out;
+}
+
+async function descriptorsOf(faceapi: FaceApi, portrait: Canvas): Promise<Float32Array | null> {
   const input = tensorOf(faceapi, portrait);
   try {
     const inputSize = Math.max(portrait.width, portrait.height) > 2 * PORTRAIT_INPUT ? CARD_INPUT : PORTRAIT_INPUT;
