@@ -14,8 +14,8 @@ import { checks, normaliseNumber } from './id-number-read.js';
 import { locateCard } from './locate.js';
 import { snapNation } from './nation.js';
 import { cardText, LABELS } from './ppocr/card-text.js';
+import { readNumber } from './ppocr/number-views.js';
 import { readLines } from './ppocr/read-lines.js';
-import type { OcrWord } from './tesseract.js';
 
 export interface CardReading {
   /** Cleaned values; '' where a value was not read. */
@@ -60,11 +60,8 @@ async function readRectified(
   signal?: AbortSignal,
 ): Promise<CardReading> {
   const text = cardText(await readLines(card, signal));
-  const labelWords: OcrWord[] = text.labelChars.map((c) => {
-    const char = { char: c.char, confidence: 100 * c.probability, box: c.box };
-    return { text: c.char, confidence: char.confidence, box: c.box, chars: [char] };
-  });
-  const { placement } = anchor(labelWords);
+  // Values not found are given the standard layout's places, fitted to the labels found.
+  const { placement } = anchor(text.labelChars.map((c) => ({ ...c, confidence: 100 * c.probability })));
   const valueBoxes = perField((f) => text.boxes[f] ?? placed(LAYOUT[f].valueBox, placement));
   const fields = perField(() => '');
   const confidence = perField(() => 0);
@@ -78,7 +75,8 @@ async function readRectified(
   fields.nation = nation?.nation ?? '';
   fields.birth = cleanBirth(text.values.birth);
   fields.address = correctDivisions(cleanAddress([text.values.address]));
-  const number = normaliseNumber(text.values.id_number);
+  const first = { number: normaliseNumber(text.values.id_number), probability: text.probability.id_number };
+  const number = await readNumber(card, first, text.boxes.id_number);
   if (number.length === 18) fields.id_number = number;
   for (const field of FIELDS) confidence[field] = fields[field] ? 100 * text.probability[field] : 0;
   if (nation) confidence.nation /= 1 + nation.distance;
