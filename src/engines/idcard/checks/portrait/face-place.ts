@@ -6,9 +6,9 @@
 import { PORTRAIT_BOX, type Box } from '../../layout.js';
 
 /** The face's middle lies this far below the photo's top, in parts of its height (as framed by the standard). */
-export const FACE_MIDDLE = 0.51;
+export const FACE_MIDDLE = 0.535;
 /** A standard photo is this many times as wide as the detector's box around its face. */
-const PHOTO_PER_FACE = 1.55;
+const PHOTO_PER_FACE = 1.62;
 
 export interface FacePlace {
   /** The photo's box as framed around the face. */
