@@ -8,8 +8,9 @@ PORT ?= 8080
 # artistic codes with; nginx, which the tests put in front of the server with deploy/nginx.conf;
 # fluidsynth and the MuseScore General soundfont, the music engine's instruments; Festival with
 # its diphone voice kal and the CMU and POS lexicons, which sing English lyrics; pocketsphinx and
-# its US English model, which bench/music-realism.mjs transcribes the sung words with.
-DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng fonts-wqy-zenhei fonts-dejavu-core nginx fluidsynth musescore-general-soundfont-small festival festvox-kallpc16k festlex-cmu festlex-poslex pocketsphinx pocketsphinx-en-us
+# its US English model, which bench/music-realism.mjs transcribes the sung words with; AR PL
+# UMing, WenQuanYi Micro Hei and OCR-B, the type of the field-capture card maker's cards.
+DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng fonts-wqy-zenhei fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei fonts-ocr-b nginx fluidsynth musescore-general-soundfont-small festival festvox-kallpc16k festlex-cmu festlex-poslex pocketsphinx pocketsphinx-en-us
 # mallopt and malloc_trim for `serve` and `worker` (native/malloc.c), against the running Node's headers.
 MALLOC_ADDON := dist/native/malloc.node
 SOUNDFONT_SF3 := /usr/share/sounds/sf3/MuseScore_General_Lite.sf3
