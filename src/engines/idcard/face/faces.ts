@@ -30,13 +30,16 @@ function tensorOf(faceapi: FaceApi, canvas: Canvas) {
 const options = (faceapi: FaceApi, inputSize: number) =>
   new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: MIN_SCORE });
 
-/** The most certain face on a rectified card, or null when the detector finds none. */
-export async function faceOnCard(card: Canvas): Promise<Face | null> {
+/**
+ * The most certain face on a rectified card at least `minWidth` wide (smaller ones are a detail of
+ * the stock or the print, not an ID photo's face), or null when the detector finds none.
+ */
+export async function faceOnCard(card: Canvas, minWidth: number): Promise<Face | null> {
   const faceapi = await faceModels();
   const input = tensorOf(faceapi, card);
   try {
     const found = await faceapi.detectAllFaces(input as never, options(faceapi, CARD_INPUT));
-    const best = found.sort((a, b) => b.score - a.score)[0];
+    const best = found.filter((f) => f.box.width >= minWidth).sort((a, b) => b.score - a.score)[0];
     if (!best) return null;
     const { x, y, width, height } = best.box;
     return { box: { x, y, width, height }, score: best.score };
@@ -63,14 +66,16 @@ function mirror(canvas: Canvas): Canvas {
   const from = new Uint32Array(canvas.data.buffer, canvas.data.byteOffset, canvas.width * canvas.height);
   const into = new Uint32Array(out.data.buffer);
   for (let y = 0; y < canvas.height; y++)
-    for (let x = 0; x < canvas.width; x++) into[y * canvas.width + canvas.width - 1 - x] = from[y * canvas.width + x]!;
+    for (let x = 0; x < canvas.width; x++)
+      into[y * canvas.width + canvas.width - 1 - x] = from[y * canvas.width + x]!;
   return out;
 }
 
 async function descriptorsOf(faceapi: FaceApi, portrait: Canvas): Promise<Float32Array | null> {
   const input = tensorOf(faceapi, portrait);
   try {
-    const inputSize = Math.max(portrait.width, portrait.height) > 2 * PORTRAIT_INPUT ? CARD_INPUT : PORTRAIT_INPUT;
+    const inputSize =
+      Math.max(portrait.width, portrait.height) > 2 * PORTRAIT_INPUT ? CARD_INPUT : PORTRAIT_INPUT;
     const found = await faceapi
       .detectAllFaces(input as never, options(faceapi, inputSize))
       .withFaceLandmarks()

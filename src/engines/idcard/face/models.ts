@@ -21,8 +21,14 @@ function resolved(path: string, packageName: string): string {
 }
 
 async function load(): Promise<FaceApi> {
-  const wasm = resolved('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm', '@tensorflow/tfjs-backend-wasm');
-  const weights = resolved('@vladmandic/face-api/model/tiny_face_detector_model-weights_manifest.json', '@vladmandic/face-api');
+  const wasm = resolved(
+    '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm',
+    '@tensorflow/tfjs-backend-wasm',
+  );
+  const weights = resolved(
+    '@vladmandic/face-api/model/tiny_face_detector_model-weights_manifest.json',
+    '@vladmandic/face-api',
+  );
   let faceapi: FaceApi;
   try {
     faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;

@@ -41,4 +41,5 @@ export async function similarityMeasures(a: Canvas, b: Canvas): Promise<Measures
 }
 
 /** The higher of the two measures, to two decimals. */
-export const combined = ({ descriptor, head }: Measures) => Math.round(Math.max(descriptor, head) * 100) / 100;
+export const combined = ({ descriptor, head }: Measures) =>
+  Math.round(Math.max(descriptor, head) * 100) / 100;

@@ -10,6 +10,9 @@ export const FACE_MIDDLE = 0.535;
 /** A standard photo is this many times as wide as the detector's box around its face. */
 const PHOTO_PER_FACE = 1.62;
 
+/** The narrowest face an ID photo on a card shows: that of a photo half the standard size. */
+export const NARROWEST_FACE = PORTRAIT_BOX.width / PHOTO_PER_FACE / 2;
+
 export interface FacePlace {
   /** The photo's box as framed around the face. */
   box: Box;
@@ -24,5 +27,9 @@ export function facePlace(face: Box): FacePlace {
   const y = face.y + face.height / 2;
   const width = Math.round(PHOTO_PER_FACE * face.width);
   const height = Math.round((width * PORTRAIT_BOX.height) / PORTRAIT_BOX.width);
-  return { box: { x: Math.round(x - width / 2), y: Math.round(y - FACE_MIDDLE * height), width, height }, x, y };
+  return {
+    box: { x: Math.round(x - width / 2), y: Math.round(y - FACE_MIDDLE * height), width, height },
+    x,
+    y,
+  };
 }

@@ -157,8 +157,13 @@ export function cardText(lines: readonly ReadLine[]): CardText {
     })),
   );
   return {
-    values: Object.fromEntries(FIELDS.map((f) => [f, f === 'address' ? values[f].map((c) => c.char).join('') : textOf(values[f])])) as Record<Field, string>,
-    probability: Object.fromEntries(FIELDS.map((f) => [f, meanProbability(values[f])])) as Record<Field, number>,
+    values: Object.fromEntries(
+      FIELDS.map((f) => [f, f === 'address' ? values[f].map((c) => c.char).join('') : textOf(values[f])]),
+    ) as Record<Field, string>,
+    probability: Object.fromEntries(FIELDS.map((f) => [f, meanProbability(values[f])])) as Record<
+      Field,
+      number
+    >,
     boxes: Object.fromEntries(FIELDS.filter((f) => values[f].length > 0).map((f) => [f, boxOf(values[f])])),
     labels: new Set(sightings.map((s) => s.field)),
     rows: rows.map((r) => textOf(r.chars)),

@@ -72,13 +72,21 @@ function cores(map: Float32Array, width: number, height: number): { box: Box; sc
       maxY = Math.max(maxY, y);
       sum += map[p]!;
       count += 1;
-      for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, y > 0 ? p - width : -1, y < height - 1 ? p + width : -1])
+      for (const q of [
+        x > 0 ? p - 1 : -1,
+        x < width - 1 ? p + 1 : -1,
+        y > 0 ? p - width : -1,
+        y < height - 1 ? p + width : -1,
+      ])
         if (q >= 0 && label[q] === -1 && map[q]! > CORE_THRESHOLD) {
           label[q] = found.length;
           stack.push(q);
         }
     }
-    found.push({ box: { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 }, score: sum / count });
+    found.push({
+      box: { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 },
+      score: sum / count,
+    });
   }
   return found;
 }

@@ -47,7 +47,10 @@ async function load(): Promise<TextModels> {
     open(paths.recognitionPath),
     readFile(paths.dictionaryPath, 'utf8'),
   ]);
-  const characters = [...dictionary.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1), ' '];
+  const characters = [
+    ...dictionary.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1),
+    ' ',
+  ];
   return { detector, recogniser, characters, Tensor: runtime.Tensor };
 }
 
