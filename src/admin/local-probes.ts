@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
-import { missingModelPackages, MODEL_PACKAGES } from '../engines/idcard/index.js';
+import { missingModelPackages, MODEL_PACKAGES } from '../providers/identity/model-packages.js';
 
 export type LocalCheck = { ok: true; detail: string } | { ok: false; detail: string };
 

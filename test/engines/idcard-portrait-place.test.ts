@@ -6,9 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { portraitOn } from '../../src/engines/idcard/face/portrait.js';
-import {
-  portraitSimilarity,
-} from '../../src/engines/idcard/checks/index.js';
+import { portraitSimilarity } from '../../src/engines/idcard/checks/index.js';
 import type { Canvas } from '../../src/engines/canvas.js';
 import type { Box } from '../../src/engines/idcard/layout.js';
 import { drawPortrait, fictionalPerson } from '../support/idcard-specimen/index.js';

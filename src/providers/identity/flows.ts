@@ -81,7 +81,8 @@ async function engineStep<T>(step: () => Promise<T>): Promise<T> {
     return await step();
   } catch (error) {
     if (error instanceof UnreadableImage) throw badRequest([{ field: 'image_url', rule: error.message }]);
-    if (error instanceof ModelMissing) throw new ServiceError('busy', `identity is unavailable: ${error.message}`);
+    if (error instanceof ModelMissing)
+      throw new ServiceError('busy', `identity is unavailable: ${error.message}`);
     throw error;
   }
 }
