@@ -13,7 +13,8 @@
 // Usage: npm run build && bench/baseline.sh main /tmp/idcard-today &&
 //        node --import tsx bench/identity.mjs [--baseline /tmp/idcard-today/dist] [--cards 100]
 //        [--per-warning 30] [--forged 36] [--per-nation 1] [--latency 30] [--workers 2]
-//        [--makers specimen,other_print,field_capture]
+//        [--makers specimen,other_print,field_capture] [--report identity]
+// The report goes to bench/results/REPORT.json.
 // Without --baseline only this checkout's engine runs. The engines run from their dist/, as the
 // server runs them; the makers are test code, loaded from their TypeScript through tsx.
 import { execFileSync } from 'node:child_process';
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '30' },
     workers: { type: 'string', default: '2' },
     makers: { type: 'string', default: 'specimen,other_print,field_capture' },
+    report: { type: 'string', default: 'identity' },
   },
 });
 const CARDS = Number(values.cards);
@@ -308,7 +310,8 @@ async function latency(pool, maker) {
     await pool.similarity(inspection.portrait ?? inspection.card, reference);
     check.push(performance.now() - t);
   }
-  const summary = (xs) => ({ p50: Math.round(percentile(xs, 0.5)), p99: Math.round(percentile(xs, 0.99)) });
+  const summary = (xs) =>
+    xs.length === 0 ? null : { p50: Math.round(percentile(xs, 0.5)), p99: Math.round(percentile(xs, 0.99)) };
   return { cards: LATENCY_CARDS, ocr_ms: summary(ocr), check_ms: summary(check) };
 }
 
@@ -333,9 +336,8 @@ for (const [engine, Pool] of engines) {
     const results = await inspectAll(pool, CARDS, (i) => maker.card(i));
     report.makers[name] ??= {};
     report.makers[name][engine] = {
-      ...accuracy(results),
-      ...(await portraits(pool, maker, results)),
-      forged: await forgeries(pool, maker),
+      ...(CARDS > 0 ? { ...accuracy(results), ...(await portraits(pool, maker, results)) } : {}),
+      forged: FORGED > 0 ? await forgeries(pool, maker) : null,
       nations: PER_NATION > 0 ? await nations(pool, maker) : null,
       seconds: round((performance.now() - started) / 1000, 1),
     };
@@ -371,12 +373,12 @@ for (const [name] of makers)
       descriptor_stranger_below_70: m.by_descriptor?.stranger_below_70 ?? null,
       head_holder_70: m.by_head?.holder_70 ?? null,
       head_stranger_below_70: m.by_head?.stranger_below_70 ?? null,
-      forged_accepted: `${m.forged.accepted}/${m.forged.cards}`,
+      forged_accepted: m.forged ? `${m.forged.accepted}/${m.forged.cards}` : null,
       nations: m.nations?.right ?? null,
-      ocr_p50: m.latency.ocr_ms.p50,
-      ocr_p99: m.latency.ocr_ms.p99,
-      check_p50: m.latency.check_ms.p50,
-      check_p99: m.latency.check_ms.p99,
+      ocr_p50: m.latency.ocr_ms?.p50 ?? null,
+      ocr_p99: m.latency.ocr_ms?.p99 ?? null,
+      check_p50: m.latency.check_ms?.p50 ?? null,
+      check_p99: m.latency.check_ms?.p99 ?? null,
     };
   }
 console.table(rows);
@@ -387,4 +389,4 @@ for (const [name] of makers)
     ),
   );
 for (const [engine] of engines) if (report.warnings[engine]) console.table(report.warnings[engine]);
-saveReport('identity', report);
+saveReport(values.report, report);

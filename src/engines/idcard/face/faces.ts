@@ -7,8 +7,13 @@ import type { Canvas } from '../../canvas.js';
 import type { Box } from '../layout.js';
 import { faceModels, type FaceApi } from './models.js';
 
-/** The detector's input side (a multiple of 32): a card's face is a sixth of its width, a portrait's most of it. */
-const CARD_INPUT = 416;
+/**
+ * The detector's input sides (multiples of 32): a card's face is a sixth of its width, a
+ * portrait's most of it. A card is searched at the first size, and where no face stands out
+ * there, at the others: a photocopy's grey, hard face stands out at 320 where it does not at 416.
+ */
+const CARD_INPUTS = [416, 320, 512];
+const CARD_INPUT = CARD_INPUTS[0]!;
 const PORTRAIT_INPUT = 224;
 const MIN_SCORE = 0.4;
 
@@ -38,11 +43,14 @@ export async function faceOnCard(card: Canvas, minWidth: number): Promise<Face |
   const faceapi = await faceModels();
   const input = tensorOf(faceapi, card);
   try {
-    const found = await faceapi.detectAllFaces(input as never, options(faceapi, CARD_INPUT));
-    const best = found.filter((f) => f.box.width >= minWidth).sort((a, b) => b.score - a.score)[0];
-    if (!best) return null;
-    const { x, y, width, height } = best.box;
-    return { box: { x, y, width, height }, score: best.score };
+    for (const size of CARD_INPUTS) {
+      const found = await faceapi.detectAllFaces(input as never, options(faceapi, size));
+      const best = found.filter((f) => f.box.width >= minWidth).sort((a, b) => b.score - a.score)[0];
+      if (!best) continue;
+      const { x, y, width, height } = best.box;
+      return { box: { x, y, width, height }, score: best.score };
+    }
+    return null;
   } finally {
     input.dispose();
   }
