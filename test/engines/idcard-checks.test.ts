@@ -5,9 +5,9 @@
  * one person scoring at least 70 and of different persons below.
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { portraitOn } from '../../src/engines/idcard/face/portrait.js';
 import type { Canvas } from '../../src/engines/canvas.js';
 import {
-  cutPortrait,
   isCutOff,
   isPhotocopy,
   isReshoot,
@@ -212,29 +212,29 @@ function blankCards(): { blank: Canvas; text: Canvas } {
 }
 
 describe('portrait', () => {
-  it('cuts the photo from a card, tight to its own edges', () => {
+  it('cuts the photo from a card, tight to its own edges', async () => {
     for (const seed of SEEDS) {
-      const photo = cutPortrait(cardOf(specimen(seed, 'photo')));
+      const photo = await portraitOn(cardOf(specimen(seed, 'photo')));
       expect(photo, `seed ${seed}`).not.toBeNull();
       expect(Math.abs(photo!.width - PORTRAIT_BOX.width)).toBeLessThanOrEqual(8);
       expect(Math.abs(photo!.height - PORTRAIT_BOX.height)).toBeLessThanOrEqual(8);
     }
   });
 
-  it('finds no photo on blank card stock or on text', () => {
+  it('finds no photo on blank card stock or on text', async () => {
     const { blank, text } = blankCards();
-    expect(cutPortrait(blank)).toBeNull();
-    expect(cutPortrait(text)).toBeNull();
+    expect(await portraitOn(blank)).toBeNull();
+    expect(await portraitOn(text)).toBeNull();
   });
 
-  it('scores the same person at 70 or more and different persons below 70', () => {
+  it('scores the same person at 70 or more and different persons below 70', async () => {
     // Cards as rendered and photographed, each person against their own portrait and the next one's.
     const seeds = [41, 42, 43];
     const cards = seeds.map((seed, i) =>
       specimen(seed, ...(i % 2 === 0 ? [] : (['photo'] as Degradation[]))),
     );
     for (const [i, s] of cards.entries()) {
-      const photo = cutPortrait(cardOf(s))!;
+      const photo = (await portraitOn(cardOf(s)))!;
       const same = portraitSimilarity(photo, drawPortrait(s.person.portraitSeed, 1));
       const other = cards[(i + 1) % cards.length]!.person.portraitSeed;
       const different = portraitSimilarity(photo, drawPortrait(other, 1));

@@ -6,7 +6,8 @@
  * fit's line says).
  */
 import { describe, expect, it } from 'vitest';
-import { cutPortrait, portraitSimilarity } from '../../src/engines/idcard/checks/index.js';
+import { portraitOn } from '../../src/engines/idcard/face/portrait.js';
+import { portraitSimilarity } from '../../src/engines/idcard/checks/index.js';
 import { decodeImage } from '../../src/engines/image-codec.js';
 import { readCard } from '../../src/engines/idcard/ocr/index.js';
 import { makeOtherCard } from '../support/idcard-other-print/index.js';
@@ -24,7 +25,7 @@ describe('a look-alike stranger', () => {
       expect(Math.max(...holder.hair.map((c, i) => Math.abs(c - stranger.hair[i]!)))).toBeLessThan(16);
       expect(stranger.glasses === null).toBe(holder.glasses === null);
       // The portrait as the engine cuts it: from the card the reader found and rectified.
-      const photo = cutPortrait((await readCard(decodeImage(card.image, 5e7))).card);
+      const photo = await portraitOn((await readCard(decodeImage(card.image, 5e7))).card);
       expect(photo, `portrait of ${seed}`).not.toBeNull();
       const own = portraitSimilarity(photo!, drawPortrait(card.person.portraitSeed, 1));
       const other = portraitSimilarity(photo!, drawPortrait(strangerSeed, 1));

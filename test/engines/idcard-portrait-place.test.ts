@@ -5,11 +5,8 @@
  * else. The same for a whole card given where no portrait was cut.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  cutPortrait,
-  portraitAroundFace,
-  portraitSimilarity,
-} from '../../src/engines/idcard/checks/index.js';
+import { portraitOn } from '../../src/engines/idcard/face/portrait.js';
+import { portraitSimilarity } from '../../src/engines/idcard/checks/index.js';
 import type { Canvas } from '../../src/engines/canvas.js';
 import type { Box } from '../../src/engines/idcard/layout.js';
 import { drawPortrait, fictionalPerson } from '../support/idcard-specimen/index.js';
@@ -30,10 +27,10 @@ const CARDS: OtherCardOptions[] = [
 ];
 
 describe('portrait by detection', () => {
-  it('cuts the photo wherever and at whatever size it is printed, and it compares as its holder', () => {
+  it('cuts the photo wherever and at whatever size it is printed, and it compares as its holder', async () => {
     for (const [i, options] of CARDS.entries()) {
       const { card, person, photo } = flatOtherCard(options);
-      const cut = cutPortrait(card);
+      const cut = await portraitOn(card);
       expect(cut, `card ${options.seed}`).not.toBeNull();
       expect(Math.abs(cut!.width - photo.width) / photo.width, `width ${options.seed}`).toBeLessThan(0.06);
       expect(Math.abs(cut!.height - photo.height) / photo.height, `height ${options.seed}`).toBeLessThan(
@@ -52,10 +49,10 @@ describe('portrait by detection', () => {
   // Each of these photos has a pale blue backdrop of the very grey level of the stock beside it
   // (within a level): its edges are steps of colour only. Cut by grey steps they came out 17 to 31
   // pixels too large, the stock's pattern taken for an edge.
-  it('cuts a photo whose backdrop differs from the stock in hue only at its own edges', () => {
+  it('cuts a photo whose backdrop differs from the stock in hue only at its own edges', async () => {
     for (const seed of [54083, 54109, 54159]) {
       const { card, photo } = flatOtherCard({ seed });
-      const cut = cutPortrait(card);
+      const cut = await portraitOn(card);
       expect(cut, `card ${seed}`).not.toBeNull();
       const place = placeOf(card, cut!, photo);
       expect(place, `card ${seed}: the cut is a piece of the card`).not.toBeNull();
@@ -76,7 +73,7 @@ describe('portrait by detection', () => {
     for (const seed of [55014, 55161]) {
       const card = makeOtherCard({ seed });
       // The portrait as the engine cuts it: from the card the reader found and rectified.
-      const found = cutPortrait((await readCard(decodeImage(card.image, 5e7))).card);
+      const found = await portraitOn((await readCard(decodeImage(card.image, 5e7))).card);
       expect(found, `card ${seed}`).not.toBeNull();
       const cut = found!;
       expect(Math.abs(cut.width - card.photo.width) / card.photo.width, `width ${seed}`).toBeLessThan(0.06);
@@ -87,9 +84,9 @@ describe('portrait by detection', () => {
     }
   }, 120_000);
 
-  it('finds the photo around the face of a whole card, so that the card compares as its holder', () => {
+  it('finds the photo around the face of a whole card, so that the card compares as its holder', async () => {
     const { card, person } = flatOtherCard({ seed: 508, photoOnLeft: true });
-    const around = portraitAroundFace(card);
+    const around = await portraitOn(card);
     expect(around).not.toBeNull();
     expect(portraitSimilarity(around!, drawPortrait(person.portraitSeed, 1))).toBeGreaterThanOrEqual(70);
     expect(portraitSimilarity(card, drawPortrait(person.portraitSeed, 1))).toBe(0);

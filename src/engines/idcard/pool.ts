@@ -1,10 +1,20 @@
 /**
- * The ID card engine off the event loop: each card is read on a worker thread (its Tesseract runs
- * as a child process of that thread), one card per thread at a time.
+ * The ID card engine off the event loop: each card is read on a worker thread, one card per
+ * thread at a time; each thread loads the text and face models once, on its first card.
  */
 import { UnreadableImage } from '../image-codec.js';
+import { ModelMissing } from '../model-missing.js';
 import { scriptNextTo, StepPool } from '../worker-pool.js';
+import type { Measures } from './face/similarity.js';
 import type * as steps from './steps.js';
+
+/**
+ * onnxruntime-node's addon registers itself once per process: loaded by worker threads alone, it
+ * cannot load in a new worker once every thread that held it has ended (the pool ends idle
+ * workers). So the main thread holds it too; where it is missing, the workers say so.
+ */
+let runtimeHeld: Promise<unknown> | undefined;
+const holdTextRuntime = () => (runtimeHeld ??= import('onnxruntime-node').catch(() => undefined));
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -18,7 +28,16 @@ export class IdcardPool {
 
   /** `size`: cards read at a time, each on its own thread. */
   constructor(readonly size: number) {
-    this.pool = new StepPool(scriptNextTo(import.meta.url, 'idcard-worker'), size, { UnreadableImage });
+    void holdTextRuntime();
+    this.pool = new StepPool(scriptNextTo(import.meta.url, 'idcard-worker'), size, {
+      UnreadableImage,
+      ModelMissing,
+    });
+  }
+
+  /** The card's fields alone. */
+  read(image: Buffer): Promise<steps.Reading> {
+    return this.pool.run('read', image);
   }
 
   async inspect(image: Buffer): Promise<CardInspection> {
@@ -28,6 +47,11 @@ export class IdcardPool {
 
   similarity(a: Buffer, b: Buffer): Promise<number> {
     return this.pool.run('similarity', a, b);
+  }
+
+  /** The two measures the similarity is the higher of (for the benchmark's figures). */
+  measures(a: Buffer, b: Buffer): Promise<Measures> {
+    return this.pool.run('measures', a, b);
   }
 
   close(): Promise<void> {

@@ -5,10 +5,11 @@
  */
 import { parseIdNumber } from '../../engines/idcard/index.js';
 import { UnreadableImage } from '../../engines/image-codec.js';
-import { badRequest } from '../../errors.js';
+import { ModelMissing } from '../../engines/model-missing.js';
+import { badRequest, ServiceError } from '../../errors.js';
 import { outcome, type Outcome } from './results.js';
 import type { IdentityRecord, VerificationSource } from './registry.js';
-import type { CardEngine, CardInspection, CardSignals } from './types.js';
+import type { CardEngine, CardInspection, CardReading, CardSignals } from './types.js';
 import type { StopSignal } from '../stop-signal.js';
 
 export interface Stage {
@@ -39,7 +40,7 @@ export interface CardData {
   address: string;
 }
 
-function cardData(card: CardInspection): CardData {
+function cardData(card: CardReading): CardData {
   const { name, sex, nation, birth, address } = card.fields;
   return { name, sex, nation, birth, address };
 }
@@ -57,7 +58,7 @@ export function firedWarnings(card: CardInspection, config: CheckConfig): string
  * What the card itself says about its validity: found, readable, a number that keeps the rules,
  * printed sex and birth agreeing with it. Undefined when all is well.
  */
-export function cardFault(card: CardInspection): Outcome | undefined {
+export function cardFault(card: CardReading): Outcome | undefined {
   if (!card.found) return outcome('card_not_found');
   const number = card.fields.id_number;
   if (number === '') return outcome('fields_unreadable', 'the ID number could not be read');
@@ -71,12 +72,17 @@ export function cardFault(card: CardInspection): Outcome | undefined {
   return disagreements.length > 0 ? outcome('card_inconsistent', disagreements.join('; ')) : undefined;
 }
 
-/** The card read; bytes that are not an image are the client's to fix (400 naming image_url). */
-async function inspect(engine: CardEngine, bytes: Buffer, signal: StopSignal): Promise<CardInspection> {
+/**
+ * The card read by the engine: bytes that are not an image are the client's to fix (400 naming
+ * image_url); a model package missing on the machine is the operator's (503 naming it).
+ */
+async function engineStep<T>(step: () => Promise<T>): Promise<T> {
   try {
-    return await engine.inspect(bytes, signal);
+    return await step();
   } catch (error) {
     if (error instanceof UnreadableImage) throw badRequest([{ field: 'image_url', rule: error.message }]);
+    if (error instanceof ModelMissing)
+      throw new ServiceError('busy', `identity is unavailable: ${error.message}`);
     throw error;
   }
 }
@@ -107,7 +113,7 @@ export async function* checkCard(
   const at = stageClock();
   const bytes = await image();
   yield at('fetched');
-  const card = await inspect(engine, bytes, signal);
+  const card = await engineStep(() => engine.inspect(bytes, signal));
   yield at('recognised');
   const fired = firedWarnings(card, config);
   const answer = {
@@ -131,7 +137,8 @@ export async function* checkCard(
   if (!reference) return { ...answer, ...outcome('not_enrolled') };
   if (!reference.portrait) return { ...answer, ...outcome('no_reference_portrait') };
   // Without a portrait cut out, the whole card stands in for it (the score is then low).
-  const sim = await engine.similarity(card.portrait ?? card.card, reference.portrait, signal);
+  const portrait = reference.portrait;
+  const sim = await engineStep(() => engine.similarity(card.portrait ?? card.card, portrait, signal));
   yield at('compared');
   return { ...answer, sim, ...outcome('success', `portrait similarity ${sim.toFixed(2)}`) };
 }
@@ -159,7 +166,7 @@ export async function* verifyCard(
   const at = stageClock();
   const bytes = await image();
   yield at('fetched');
-  const card = await inspect(engine, bytes, signal);
+  const card = await engineStep(() => engine.read(bytes, signal));
   yield at('recognised');
   const number = given.id_card.toUpperCase();
   const answer = { ...cardData(card), id_card: number };

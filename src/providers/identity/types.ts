@@ -17,11 +17,15 @@ export interface CardSignals {
   temporary: boolean;
 }
 
-export interface CardInspection {
-  /** A card front was located (its outline or its printed labels). */
+/** The card's text: what the ocr operation needs. */
+export interface CardReading {
+  /** A card front was located (its printed labels). */
   found: boolean;
   /** Cleaned values, '' where a field could not be read. */
   fields: Record<CardField, string>;
+}
+
+export interface CardInspection extends CardReading {
   /** Sharpness 0–100; below 50 the card is blurred. */
   quality: number;
   signals: CardSignals;
@@ -32,7 +36,9 @@ export interface CardInspection {
 }
 
 export interface CardEngine {
-  /** Reads a card image (PNG or JPEG bytes); throws UnreadableImage for other bytes. */
+  /** Reads a card image's text (PNG or JPEG bytes); throws UnreadableImage for other bytes. */
+  read(image: Buffer, signal: StopSignal): Promise<CardReading>;
+  /** Reads a card image and checks it, its portrait cut out; throws UnreadableImage for other bytes. */
   inspect(image: Buffer, signal: StopSignal): Promise<CardInspection>;
   /** Similarity 0–100 of two face images (PNG or JPEG); 70 or more: the same person. */
   similarity(a: Buffer, b: Buffer, signal: StopSignal): Promise<number>;

@@ -9,5 +9,5 @@ export { isPhotocopy } from './photocopy.js';
 export { isCutOff } from './cut-off.js';
 export { isReshoot } from './reshoot.js';
 export { isTampered } from './tamper.js';
-export { cutPortrait, portraitAroundFace } from './portrait/cut.js';
+export { cutPortrait } from './portrait/cut.js';
 export { portraitSimilarity } from './portrait/similarity.js';

@@ -5,7 +5,14 @@
  * read still gets its value box, from the labels that were.
  */
 import { FIELDS, LAYOUT, type Box, type Field } from '../layout.js';
-import type { OcrChar, OcrWord } from './tesseract.js';
+
+/** A character of a printed label as read, with where it is on the rectified card. */
+export interface LabelChar {
+  char: string;
+  /** The recogniser's confidence, 0–100. */
+  confidence: number;
+  box: Box;
+}
 
 /** Card position = scale × layout position + offset, the same scale across and down. */
 export interface Placement {
@@ -44,7 +51,7 @@ interface Sighting {
 /** The label of `field` among the glyphs near where `placement` puts it, if enough of it was read. */
 function sight(
   field: Field,
-  glyphs: readonly OcrChar[],
+  glyphs: readonly LabelChar[],
   placement: Placement,
   reach: number,
 ): Sighting | undefined {
@@ -62,7 +69,7 @@ function sight(
   });
   const matched = [...label]
     .map((char) => near.find((g) => g.char === char))
-    .filter((g): g is OcrChar => g !== undefined);
+    .filter((g): g is LabelChar => g !== undefined);
   const enough = matched.length >= Math.ceil(label.length / 2);
   // A lone character is a weak sighting: believe it only when read with confidence.
   if (!enough || (matched.length === 1 && matched[0]!.confidence < 60)) return undefined;
@@ -104,9 +111,8 @@ function fit(sightings: readonly Sighting[]): Placement {
   return { scale, dx, dy };
 }
 
-/** Where the labels are on the rectified card, from the words Tesseract read on it. */
-export function anchor(words: readonly OcrWord[]): Anchoring {
-  const glyphs = words.flatMap((w) => w.chars);
+/** Where the labels are on the rectified card, from their characters as read on it. */
+export function anchor(glyphs: readonly LabelChar[]): Anchoring {
   let placement = IDENTITY;
   let sightings: Sighting[] = [];
   // First near LAYOUT's places with a wide reach, then again from the fitted placement.

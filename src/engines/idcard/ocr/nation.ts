@@ -1,12 +1,8 @@
 /**
- * The 民族 value snapped to the list of the 56 groups: Tesseract may miss a stroke (汊 for 汉) or a
- * character, and the closest entry by edit distance is what was printed, unless the print itself
- * says otherwise (nation-print.ts): a name read exactly stands unless another's print fits the
- * line clearly better, and a name not read exactly is the one whose print fits best.
+ * The 民族 value snapped to the list of the 56 groups: the recogniser may miss a stroke (汊 for 汉)
+ * or a character, and the closest entry by edit distance is what was printed.
  */
 import { NATIONS } from '../nations.js';
-import { nationsByPrint } from './nation-print.js';
-import type { LineCrop } from './value-crops.js';
 
 /** Levenshtein distance between two strings of characters (code points). */
 export function editDistance(a: string, b: string): number {
@@ -43,22 +39,4 @@ export function snapNation(read: string): Snapped | undefined {
     if (!best || distance < best.distance) best = { nation, distance };
   }
   return best;
-}
-
-/** A print fit this good says the line shows that name… */
-const PRINT_SURE = 0.8;
-/** …and one this much better than the name read replaces it. */
-const PRINT_MARGIN = 0.06;
-
-/** The group the line `read` from `crop` shows: by its reading, checked against its print. */
-export function nationOf(read: string, crop: LineCrop | undefined): Snapped | undefined {
-  const snapped = snapNation(read.replace(/\s/g, ''));
-  const matches = crop ? nationsByPrint(crop) : [];
-  const best = matches[0];
-  if (!best || best.likeness < PRINT_SURE) return snapped;
-  if (snapped?.distance === 0) {
-    const own = matches.find((m) => m.nation === snapped.nation)?.likeness ?? 0;
-    if (best.likeness < own + PRINT_MARGIN) return snapped;
-  }
-  return { nation: best.nation, distance: snapped ? editDistance(read, best.nation) : 1 };
 }

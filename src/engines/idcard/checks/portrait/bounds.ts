@@ -24,6 +24,8 @@ const MIN_CONTRAST = 3;
 
 /** Sides are summed over their middle only, this far from the corners a misplaced search could cut. */
 const CORNER_INSET = 40;
+/** The fewest pixels along a side that an edge is measured over. */
+const MIN_SIDE = 8;
 /** Rectification leaves the card's scale right to within this share. */
 export const LAYOUT_SIZE_TOLERANCE = 0.015;
 
@@ -151,6 +153,9 @@ export function photoBounds(card: Canvas, expected: Expected = STANDARD): Bounds
   const inset = CORNER_INSET + SLACK - LAYOUT_SLACK;
   const rows = box.height - 2 * inset;
   const columns = box.width - 2 * inset;
+  // A box too small to hold the sides' insets (a small face's framing) has no edges to measure.
+  if (rows < MIN_SIDE || columns < MIN_SIDE)
+    return { ...box, widthMeasured: false, heightMeasured: false, topFound: false, bottomFound: false };
   const side = (
     from: number,
     to: number,

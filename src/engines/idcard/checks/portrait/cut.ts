@@ -1,14 +1,13 @@
 /**
- * The holder's photo cut from the rectified card: the printed rectangle found by its own edges,
- * kept only when it holds a head and shoulders (a card with the photo blanked, covered or
- * replaced by text gives none). The edges are sought first around where the face is (a printer
- * may move or size the photo, or print it on the other side), unless the face is where the
- * standard layout has it.
+ * The holder's photo cut from the rectified card: the printed rectangle found by its own edges
+ * around the face the detector found (a printer may move or size the photo, or print it on the
+ * other side), the standard place first where the face is there. A card whose photo is blanked,
+ * covered or replaced by text has no face, and so no portrait.
  */
 import { canvasOf, type Canvas } from '../../../canvas.js';
 import { PORTRAIT_BOX, type Box } from '../../layout.js';
 import { inProportion, photoBounds, type Bounds, type Expected } from './bounds.js';
-import { FACE_MIDDLE, facePlace, type FacePlace } from './face-place.js';
+import { FACE_MIDDLE, type FacePlace } from './face-place.js';
 import { findHead } from './head.js';
 import { looksLikeHead } from './presence.js';
 
@@ -35,7 +34,7 @@ const CENTRED = 0.05;
  * without both of its top and bottom edges, they are sought again near where the framing puts
  * them at the width found.
  */
-function aroundFace(card: Canvas, face: FacePlace): Box {
+export function aroundFace(card: Canvas, face: FacePlace): Box {
   const first = photoBounds(card, { box: face.box, ...FACE_SEARCH });
   const fromHeight = first.heightMeasured && !first.widthMeasured ? byHeight(card, face, first) : null;
   if (fromHeight) return fromHeight;
@@ -90,7 +89,7 @@ const inStandardPlace = (face: FacePlace) =>
   Math.abs(face.box.x - PORTRAIT_BOX.x) <= STANDARD_REACH &&
   Math.abs(face.box.y - PORTRAIT_BOX.y) <= 2 * STANDARD_REACH;
 
-function cropped(canvas: Canvas, box: Box): Canvas {
+export function cropped(canvas: Canvas, box: Box): Canvas {
   const out = canvasOf(box.width, box.height);
   for (let y = 0; y < box.height; y++) {
     const from = ((box.y + y) * canvas.width + box.x) * 4;
@@ -99,20 +98,10 @@ function cropped(canvas: Canvas, box: Box): Canvas {
   return out;
 }
 
-/**
- * The photo around the face on a rectified card, whether or not it passes for a head and
- * shoulders: what a whole card is compared by when no portrait was cut from it. Null without a
- * face-sized patch of skin.
- */
-export function portraitAroundFace(card: Canvas): Canvas | null {
-  const face = facePlace(card);
-  return face && cropped(card, aroundFace(card, face));
-}
-
-/** The face with its photo's box framed around it at `scale` times the standard size. */
+/** The face with its photo's box framed around it at `scale` times the size its face gives. */
 function resized(face: FacePlace, scale: number): FacePlace {
-  const width = Math.round(PORTRAIT_BOX.width * scale);
-  const height = Math.round(PORTRAIT_BOX.height * scale);
+  const width = Math.round(face.box.width * scale);
+  const height = Math.round(face.box.height * scale);
   const box = {
     x: Math.round(face.x - width / 2),
     y: Math.round(face.y - FACE_MIDDLE * height),
@@ -122,29 +111,42 @@ function resized(face: FacePlace, scale: number): FacePlace {
   return { ...face, box };
 }
 
+/** `box` moved and cut to lie on the card. */
+function onCard(card: Canvas, box: Box): Box {
+  const x = Math.max(0, Math.min(card.width - 1, Math.round(box.x)));
+  const y = Math.max(0, Math.min(card.height - 1, Math.round(box.y)));
+  return {
+    x,
+    y,
+    width: Math.max(1, Math.min(card.width - x, Math.round(box.width))),
+    height: Math.max(1, Math.min(card.height - y, Math.round(box.height))),
+  };
+}
+
 /** A head whose crown is fewer working pixels than this below the cut's top was cut into. */
 const CROWN_MARGIN = 3;
 
-/** The photo on a rectified card (CARD_WIDTH×CARD_HEIGHT), or null when its place holds no photo. */
-export function cutPortrait(card: Canvas): Canvas | null {
-  // Where the face is where the standard layout has it, and the photo has the standard width
-  // there, the standard place is searched first.
-  const face = facePlace(card);
+/**
+ * The photo on a rectified card (CARD_WIDTH×CARD_HEIGHT) around the face the detector found on
+ * it, or null where it found none. Its edges are sought where the face frames it (first the
+ * standard place, where the face is there); a place whose cut holds a head and shoulders below
+ * its top edge is taken; where none does (a portrait drawn or lit unlike those the head finder
+ * knows), the photo as the search around the face bounds it: the detector has seen a face there.
+ */
+export function cutPortrait(card: Canvas, face: FacePlace | null): Canvas | null {
+  if (face === null) return null;
   const standard = photoBounds(card);
-  const places: (() => Box)[] =
-    face === null
-      ? [() => standard]
-      : [
-          ...(inStandardPlace(face) && standard.widthMeasured
-            ? [() => standard, () => aroundFace(card, face)]
-            : [() => aroundFace(card, face), () => standard]),
-          // Last, for a photo printed much smaller or larger than the standard's, whose edges lie
-          // beyond the search around the standard size: the search around the face at those sizes.
-          ...OTHER_SIZES.map((scale) => () => aroundFace(card, resized(face, scale))),
-        ];
+  const places: (() => Box)[] = [
+    ...(inStandardPlace(face) && standard.widthMeasured
+      ? [() => standard, () => aroundFace(card, face)]
+      : [() => aroundFace(card, face), () => standard]),
+    // Last, for a photo printed much smaller or larger than the framing's, whose edges lie
+    // beyond the search around it: the search around the face at those sizes.
+    ...OTHER_SIZES.map((scale) => () => aroundFace(card, resized(face, scale))),
+  ];
   let topless: Canvas | null = null;
   for (const placeOf of places) {
-    const place = placeOf();
+    const place = onCard(card, placeOf());
     if (place.width < place.height / 2 || place.height < PORTRAIT_BOX.height / 2) continue;
     const photo = cropped(card, place);
     const head = findHead(photo);
@@ -154,5 +156,5 @@ export function cutPortrait(card: Canvas): Canvas | null {
     if (head.top >= CROWN_MARGIN) return photo;
     topless ??= photo;
   }
-  return topless;
+  return topless ?? cropped(card, onCard(card, aroundFace(card, face)));
 }
