@@ -19,7 +19,7 @@ const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
 const ROOT = resolve(import.meta.dirname, '..');
 const ENGINES = 'src/engines/';
 /** Folders directly under src/engines/ that the engines share; the loose files there are shared too. */
-const SHARED_FOLDERS = new Set(['paint', 'signal']);
+const SHARED_FOLDERS = new Set(['artwork', 'paint', 'signal']);
 
 /**
  * Imports that pass an engine's index.ts on purpose, each with its reason (the importing file
