@@ -46,14 +46,16 @@ describe('health, metrics and API documents', () => {
       components: { securitySchemes: object };
     };
     expect(doc.openapi).toBe('3.1.0');
-    // The operations, and besides them only the admin API, the client's account, model lists and
-    // the origin's paths.
+    // The operations, and besides them only the admin API, the client's account and pricing, model
+    // lists and the origin's paths.
     const operations = OPERATIONS.map((o) => o.path);
     const others = Object.keys(doc.paths).filter((path) => !operations.includes(path));
     expect(operations.every((path) => path in doc.paths)).toBe(true);
     expect(
       others.filter(
-        (path) => !/^\/admin\/api\/v1\/|^\/v1\/account|^\/\w+\/models$/.test(path) && !(path in ORIGIN_PATHS),
+        (path) =>
+          !/^\/admin\/api\/v1\/|^\/v1\/account|^\/v1\/pricing$|^\/\w+\/models$/.test(path) &&
+          !(path in ORIGIN_PATHS),
       ),
     ).toEqual([]);
     expect(Object.keys(ORIGIN_PATHS).every((path) => path in doc.paths)).toBe(true);
