@@ -88,6 +88,20 @@ const identity = {
   updated_at: '2026-11-20T10:00:00.000Z',
 };
 
+/** A batch of redemption codes as the admin API lists it. */
+const codeBatch = {
+  batch: '0mi2x9k4s0000b1c2d3e4f5a6',
+  credits: 500,
+  count: 2,
+  uses_per_code: 1,
+  used: 1,
+  expires_at: '2026-12-31T00:00:00.000Z',
+  note: 'launch week',
+  created_by: 'ops',
+  created_at: '2026-11-26T09:00:00.000Z',
+  disabled_at: null,
+};
+
 export const EXAMPLES = {
   token,
   tokenPage: { rows: [token], next: null },
@@ -199,35 +213,8 @@ export const EXAMPLES = {
     batch: '0mi2x9k4s0000b1c2d3e4f5a6',
     codes: ['SYC-7KQ2M-XW4RT-9PLNA-H3VZE', 'SYC-C8D5F-2GJ6K-MNB4Q-RT7WY'],
   },
-  codeBatches: {
-    rows: [
-      {
-        batch: '0mi2x9k4s0000b1c2d3e4f5a6',
-        credits: 500,
-        count: 2,
-        uses_per_code: 1,
-        used: 1,
-        expires_at: '2026-12-31T00:00:00.000Z',
-        note: 'launch week',
-        created_by: 'ops',
-        created_at: '2026-11-26T09:00:00.000Z',
-        disabled_at: null,
-      },
-    ],
-    next: null,
-  },
-  codeBatch: {
-    batch: '0mi2x9k4s0000b1c2d3e4f5a6',
-    credits: 500,
-    count: 2,
-    uses_per_code: 1,
-    used: 1,
-    expires_at: '2026-12-31T00:00:00.000Z',
-    note: 'launch week',
-    created_by: 'ops',
-    created_at: '2026-11-26T09:00:00.000Z',
-    disabled_at: '2026-11-27T09:00:00.000Z',
-  },
+  codeBatches: { rows: [codeBatch], next: null },
+  codeBatch: { ...codeBatch, disabled_at: '2026-11-27T09:00:00.000Z' },
   audit: {
     rows: [
       {

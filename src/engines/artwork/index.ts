@@ -3,5 +3,5 @@
  * the size a picture needs. Shared by the video scenes and QR art.
  */
 export { catalogue, type Artwork, type Catalogue } from './catalogue.js';
-export { nounsOf, type Noun } from './nouns.js';
+export { nounsOf, NUMBER_WORDS, type Noun } from './nouns.js';
 export { inkBounds, rasterOf } from './raster.js';

@@ -54,7 +54,8 @@ export function singularsOf(word: string): string[] {
   return out;
 }
 
-const NUMBERS: Readonly<Record<string, number>> = {
+/** Numbers that may come before a plural ("two boats", "a few birds", "a couple of houses"). */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   two: 2,
   three: 3,
   four: 4,
@@ -108,7 +109,7 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
   const countBefore = (at: number) =>
     terms
       .slice(Math.max(0, at - 3), at)
-      .flatMap((t) => NUMBERS[t.normal] ?? (/^\d+$/.test(t.normal) ? Number(t.normal) : []))
+      .flatMap((t) => NUMBER_WORDS[t.normal] ?? (/^\d+$/.test(t.normal) ? Number(t.normal) : []))
       .at(-1);
   for (let i = 0; i < terms.length; i += 1) {
     // Two- and three-word names first: "hot air balloon" is one thing, not heat, air and a balloon.

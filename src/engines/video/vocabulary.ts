@@ -225,23 +225,6 @@ export const MANY: Record<Subject, number> = {
   birds: 7,
 };
 
-/** Numbers that may come before a plural ("two boats", "a few birds", "a couple of houses"). */
-export const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  couple: 2,
-  pair: 2,
-  few: 3,
-  several: 4,
-};
-
 export const WEATHER_WORDS: Record<Weather, readonly string[]> = {
   snow: ['snow', 'snowy', 'snowing', 'snowfall', 'blizzard', 'winter', 'frost'],
   rain: ['rain', 'rainy', 'raining', 'storm', 'stormy', 'drizzle', 'downpour', 'thunderstorm'],

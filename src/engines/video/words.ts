@@ -13,7 +13,6 @@ import {
   HUE_WORDS,
   isGround,
   MANY,
-  NUMBER_WORDS,
   SCENERY_WORDS,
   SKY_WORDS,
   SUBJECT_WORDS,
@@ -27,6 +26,7 @@ import {
   type TimeOfDay,
   type Weather,
 } from './vocabulary.js';
+import { NUMBER_WORDS } from '../artwork/index.js';
 
 export { FORMS, SUBJECTS, WEATHERS, type Form, type Subject, type TimeOfDay, type Weather };
 
