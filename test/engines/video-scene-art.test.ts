@@ -88,6 +88,13 @@ describe('scene plans', () => {
     expect(lantern.things[0]?.thing.motion).toBe('blink');
   });
 
+  it('pitches a tent by the lake on its shore, not on the water', () => {
+    const p = plan('a tent by the lake in autumn');
+    expect(p.forms).toEqual(expect.arrayContaining(['waves', 'beach']));
+    const [tent] = things(p, 'tent');
+    expect(tent!.onRock).toBe(false);
+  });
+
   it('keeps a place the words name over one a thing implies: ducks in a park stay in the park', () => {
     const p = plan('ducks in the park');
     expect(p.forms).toContain('land');

@@ -348,8 +348,12 @@ export function readThings(prompt: string, negativePrompt?: string): ThingsReadi
     if (need?.form) implied.add(need.form);
     if (need?.weather) weather.add(need.weather);
     if (thing.habitat === 'water') implied.add('waves');
-    // What stands on the ground by the sea stands on its beach; buildings keep to their rock.
-    if (thing.habitat === 'ground' && !/^place-/.test(catalogue().find(thing.art)?.subgroup ?? ''))
+    // What stands on the ground by the sea stands on its beach (a tent too); buildings keep to
+    // their rock.
+    if (
+      thing.habitat === 'ground' &&
+      !/^place-(building|religious)/.test(catalogue().find(thing.art)?.subgroup ?? '')
+    )
       implied.add('beach');
     if (thing.habitat === 'space') implied.add('planet');
   }
