@@ -8,9 +8,8 @@
  * Unknown, expired, disabled and used-up codes are refused alike, so that codes cannot be probed.
  */
 import { randomInt } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../store/database.js';
-import type { Selectable } from 'kysely';
 import type { CodeBatchTable } from '../store/tables.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { changeBalance } from './ledger.js';
