@@ -38,7 +38,7 @@ import { openChangeSignal } from './store/change-signal.js';
 import { ChannelHealth } from './watchers/channel-health.js';
 import { checkLocalEngine, type LocalCheck } from './watchers/local-probes.js';
 import { Alerts } from './watchers/alerts.js';
-import { watchBalances } from './watchers/balance-alerts.js';
+import { watchAccounts } from './watchers/account-alerts.js';
 import { startRetention } from './watchers/retention.js';
 import { OPERATIONS } from './contract/table.js';
 
@@ -179,7 +179,7 @@ export async function openServices(config: Config, options: ServiceOptions = {})
     },
   );
   const usage = new Usage(db, onError('usage records not written'));
-  const credits = new Credits(db);
+  const credits = new Credits(db, config.billing.time_zone);
   const services: Services = {
     config,
     log,
@@ -246,17 +246,19 @@ export async function openServices(config: Config, options: ServiceOptions = {})
   }
   health.start();
   services.stopAdmin.push(() => health.stop());
-  if (config.alerts.low_balance_credits !== undefined)
-    services.stopAdmin.push(
-      watchBalances(
-        db,
-        alerts,
-        metrics,
-        config.alerts.low_balance_credits,
-        config.alerts.balance_check_seconds * 1000,
-        log,
-      ),
-    );
+  services.stopAdmin.push(
+    watchAccounts(
+      db,
+      alerts,
+      metrics,
+      {
+        lowBalance: config.alerts.low_balance_credits,
+        everyMs: config.alerts.balance_check_seconds * 1000,
+        zone: config.billing.time_zone,
+      },
+      log,
+    ),
+  );
   return services;
 }
 

@@ -1,12 +1,13 @@
 /**
- * Credit spending, every change written to the ledger. A task's price is taken in its
- * submission's transaction and refunded in its terminal move's, each one conditional UPDATE so
- * that concurrent spending never crosses zero. A synchronous request goes through the group
- * commit of credit-batches/: on PostgreSQL, where nodes share balances, it holds its price before
- * its work and gives back what it did not use once answered; on SQLite it is admitted in memory
- * (admission.ts) and charged once, what it cost, before its answer is sent, unless its answer
- * streams, which needs a hold first. A token with no balance (null) is unlimited and never
- * written to.
+ * Credit spending, every change written to the ledger. Tokens spend their account's balance, and
+ * count what they spend in the budget windows of the token and of the account. A task's price is
+ * taken in its submission's transaction and refunded in its terminal move's, each one conditional
+ * UPDATE so that concurrent spending never crosses zero nor a window's limit. A synchronous
+ * request goes through the group commit of credit-batches/: on PostgreSQL, where nodes share
+ * balances, it holds its price before its work and gives back what it did not use once answered;
+ * on SQLite it is admitted in memory (admission.ts) and charged once, what it cost, before its
+ * answer is sent, unless its answer streams or it counts in a budget, which needs a hold first.
+ * An account with no balance (null) is unlimited: without budgets, it is never written to.
  */
 import type { Kysely } from 'kysely';
 import { sqliteHandleOf, type Db } from '../store/database.js';
@@ -16,39 +17,61 @@ import { ServiceError } from '../errors.js';
 import { CreditBatches } from './credit-batches/queue.js';
 import { Admission } from './admission.js';
 import { changeBalance } from './ledger.js';
+import { keyOf, windowsOf, windowUsedUp, type Budget, type BudgetWindow, type WindowKey } from './budgets.js';
+import { returnWindows, spendWindows } from './budget-use.js';
+import type { Refusal, Spender } from './credit-batches/decide.js';
 
-/** Who pays: an unlimited token (no balance, fixed at creation) is never written to. */
+/** Who pays: a token, and the account whose balance it spends. */
 export interface Payer {
+  /** The token's id. */
   id: string;
-  credits: number | null;
+  accountId: string;
+  /** The account has no balance: only budgets limit it. */
+  unlimited: boolean;
+  /** The budgets of the token and of its account. */
+  budgets: readonly Budget[];
 }
 
-/** Charges a task's price at its submission, inside the submission's transaction. */
+/**
+ * Charges a task's price at its submission, inside the submission's transaction, counting it in
+ * `windows` (the payer's budget windows now); answers the windows' keys, for its refund.
+ */
 export async function takeCredits(
   trx: Kysely<Database>,
   payer: Payer,
+  windows: readonly BudgetWindow[],
   amount: number,
   traceId: string,
-): Promise<void> {
-  // Writing the token row would serialise every request of the token on its row lock.
-  if (amount <= 0 || payer.credits === null) return;
-  const after = await changeBalance(trx, { tokenId: payer.id, kind: 'charge', delta: -amount, traceId });
-  if (after === undefined) throw usedUp(amount);
+): Promise<WindowKey[]> {
+  if (amount <= 0) return [];
+  if (!payer.unlimited) {
+    const change = { accountId: payer.accountId, tokenId: payer.id, kind: 'charge', delta: -amount, traceId } as const;
+    if ((await changeBalance(trx, change)) === undefined) throw usedUp(amount);
+  }
+  const short = await spendWindows(trx, windows, amount);
+  if (short) throw windowUsedUp(short, amount);
+  return windows.map(keyOf);
 }
 
 /** Refunds a task's price at its terminal move, inside that move's transaction. */
 export async function giveCredits(
   trx: Kysely<Database>,
-  tokenId: string,
+  task: { accountId: string; tokenId: string; windows: readonly WindowKey[] },
   amount: number,
   traceId: string,
 ): Promise<void> {
   if (amount <= 0) return;
-  await changeBalance(trx, { tokenId, kind: 'refund', delta: amount, traceId });
+  const change = { accountId: task.accountId, tokenId: task.tokenId, kind: 'refund', delta: amount, traceId } as const;
+  await changeBalance(trx, change);
+  await returnWindows(trx, task.windows, amount);
 }
 
 export function usedUp(amount: number): ServiceError {
   return new ServiceError('used_up', `not enough credits: this request costs ${amount}`);
+}
+
+function refused(refusal: Refusal, amount: number): ServiceError {
+  return refusal === 'balance' ? usedUp(amount) : windowUsedUp(refusal, amount);
 }
 
 export interface Reservation {
@@ -80,25 +103,37 @@ export class Credits {
   /** On SQLite only: one database, so a request needs no hold to be charged exactly. */
   private readonly admission: Admission | undefined;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** The billing time zone, whose midnights bound budget windows. */
+    private readonly zone: string,
+  ) {
     const sqlite = sqliteHandleOf(db);
     this.batches = new CreditBatches(db, sqlite ? sqliteWriter(db, sqlite) : postgresWriter(db));
     this.admission = sqlite ? new Admission(sqlite) : undefined;
   }
 
+  /** The payer's budget windows at this moment. */
+  windowsOf(payer: Payer, at = Date.now()): BudgetWindow[] {
+    return windowsOf(payer.budgets, at, this.zone);
+  }
+
   /** Reserves the credits of a synchronous request; what it does not keep is never taken. */
   async reserve(payer: Payer, amount: number, traceId: string): Promise<Reservation> {
-    if (payer.credits === null || amount <= 0) return FREE;
-    return this.admission
-      ? this.admit(this.admission, payer.id, amount, traceId)
-      : this.hold(payer.id, amount, traceId);
+    if (amount <= 0 || (payer.unlimited && payer.budgets.length === 0)) return FREE;
+    const spender: Spender = { accountId: payer.accountId, tokenId: payer.id, windows: this.windowsOf(payer) };
+    // Admission counts balances only: spending under a budget is held, where its windows are read.
+    return this.admission && spender.windows.length === 0
+      ? this.admit(this.admission, spender, amount, traceId)
+      : this.hold(spender, amount, traceId);
   }
 
   /** A durable hold, settled by giving back what the request did not use, once. */
-  private async hold(tokenId: string, amount: number, traceId: string): Promise<Reservation> {
-    if (!(await this.batches.hold(tokenId, amount, traceId))) throw usedUp(amount);
+  private async hold(spender: Spender, amount: number, traceId: string): Promise<Reservation> {
+    const refusal = await this.batches.hold(spender, amount, traceId);
+    if (refusal) throw refused(refusal, amount);
     let ended: Promise<void> | undefined;
-    const end = (refund: number) => (ended ??= this.batches.settle(tokenId, traceId, refund));
+    const end = (refund: number) => (ended ??= this.batches.settle(spender, traceId, refund));
     return {
       amount,
       secure: async () => {},
@@ -108,19 +143,21 @@ export class Credits {
   }
 
   /** Counted in memory; charged once, what it cost, unless secured into a hold first. */
-  private admit(admission: Admission, tokenId: string, amount: number, traceId: string): Reservation {
-    if (!admission.admit(tokenId, amount)) throw usedUp(amount);
+  private admit(admission: Admission, spender: Spender, amount: number, traceId: string): Reservation {
+    const accountId = spender.accountId;
+    if (!admission.admit(accountId, amount)) throw usedUp(amount);
     let released = false;
     const release = (charged: number, stale = false) => {
-      if (!released) admission.release(tokenId, amount, charged, stale);
+      if (!released) admission.release(accountId, amount, charged, stale);
       released = true;
     };
     let held: Reservation | undefined;
     let charged: Promise<void> | undefined;
     const charge = async (cost: number) => {
-      if (cost > 0 && !(await this.batches.charge(tokenId, cost, traceId))) {
+      const refusal = cost > 0 ? await this.batches.charge(spender, cost, traceId) : undefined;
+      if (refusal) {
         release(0, true);
-        throw usedUp(cost);
+        throw refused(refusal, cost);
       }
       release(cost);
     };
@@ -128,7 +165,7 @@ export class Credits {
       amount,
       secure: async () => {
         try {
-          held = await this.hold(tokenId, amount, traceId);
+          held = await this.hold(spender, amount, traceId);
           release(amount);
         } catch (error) {
           release(0, true);

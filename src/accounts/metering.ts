@@ -7,7 +7,8 @@
  */
 import type { Price } from '../config/schema.js';
 import type { Credits, Payer, Reservation } from './credits.js';
-import { chargeFor, priceOf, type Charge, type TokenCount } from './pricing.js';
+import { chargeFor, quoteOf, type Charge, type Quote, type TokenCount } from './pricing.js';
+import type { BudgetWindow } from './budgets.js';
 import type { Usage, UsageRecord } from './usage.js';
 
 /** The token usage an answer reports (chat completions do). */
@@ -79,9 +80,13 @@ export class Metering {
     return new Meter(charge, await this.credits.reserve(payer, charge.hold, traceId));
   }
 
-  /** The price of a task, fixed at its submission. */
-  taskPrice(priceKey: string, body: Record<string, unknown>): number {
-    return priceOf(this.prices, priceKey, body.model, body.action);
+  /** The quote of a task, fixed at its submission, and the budget windows it will count in. */
+  quoteTask(
+    payer: Payer,
+    priceKey: string,
+    body: Record<string, unknown>,
+  ): { quote: Quote; windows: BudgetWindow[] } {
+    return { quote: quoteOf(this.prices, priceKey, body), windows: this.credits.windowsOf(payer) };
   }
 
   /** The usage row of an answered request, with the credits its meter kept (none without one). */

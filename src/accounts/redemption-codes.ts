@@ -4,7 +4,7 @@
  * naming the batch). A code's text is shown once, when its batch is made, and kept as a hash.
  * A redemption is one transaction: the code's uses left taken by one conditional UPDATE (so that
  * concurrent redemptions never use a code more often than it allows), then the balance changed
- * with its ledger entry; a balance that cannot take it (an unlimited token) rolls the use back.
+ * with its ledger entry; a balance that cannot take it (an unlimited account) rolls the use back.
  * Unknown, expired, disabled and used-up codes are refused alike, so that codes cannot be probed.
  */
 import { randomInt } from 'node:crypto';
@@ -116,10 +116,10 @@ export async function disableBatch(db: Db, id: string): Promise<Batch | undefine
 const notRedeemable = () =>
   badRequest([{ field: 'code', rule: 'is not a code that can be redeemed: unknown, expired or used up' }]);
 
-/** Redeems `code` onto the token's balance; answers what it added and the balance after it. */
+/** Redeems `code` onto the balance of the token's account; answers what it added and the balance after it. */
 export async function redeem(
   db: Db,
-  tokenId: string,
+  token: { id: string; accountId: string },
   code: string,
   traceId: string,
 ): Promise<{ credits: number; balance: number }> {
@@ -147,14 +147,15 @@ export async function redeem(
     if (!used) throw notRedeemable();
     const credits = Number(batch.credits);
     const balance = await changeBalance(trx, {
-      tokenId,
+      accountId: token.accountId,
+      tokenId: token.id,
       kind: 'redeem',
       delta: credits,
       note: `code batch ${batch.id}`,
       traceId,
     });
     if (balance === undefined)
-      throw new ServiceError('conflict', 'this token is unlimited: it has no balance to redeem a code onto');
+      throw new ServiceError('conflict', "this token's account is unlimited: it has no balance to redeem a code onto");
     return { credits, balance };
   });
 }

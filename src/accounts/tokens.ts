@@ -1,7 +1,7 @@
 /**
  * API tokens. A token is 256 random bits shown once; the database keeps its SHA-256 only, so a
  * leaked database yields no usable token. Each token carries its own permissions and limits and
- * the secret that signs its callbacks.
+ * the secret that signs its callbacks, and spends the balance of the account it belongs to.
  *
  * Authentication keeps a token for `cacheMs` after reading it, so that a busy client does not
  * cost a query per request. A revocation in this process takes effect at once; one made by
@@ -9,10 +9,12 @@
  */
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../store/database.js';
-import { entryOf } from './ledger.js';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, TokenTable } from '../store/tables.js';
 import { ServiceError } from '../errors.js';
+import { budgetsOf, type Budget, type BudgetRule } from './budgets.js';
+import { openAccount } from './account-rows.js';
+import { isUniqueViolation } from '../store/unique-violation.js';
 
 const TOKEN_PREFIX = 'sy_';
 
@@ -32,7 +34,12 @@ export interface Token {
   /** Operation paths this token may call; null for all. */
   operations: string[] | null;
   expiresAt: number | null;
-  credits: number | null;
+  accountId: string;
+  accountName: string;
+  /** The account has no balance. */
+  unlimited: boolean;
+  /** The token's own budgets, then its account's. */
+  budgets: Budget[];
   ratePerSecond: number | null;
   maxConcurrency: number | null;
   webhookSecret: string;
@@ -47,7 +54,10 @@ export interface NewToken {
   role?: Role;
   operations?: string[] | null;
   expiresAt?: number | null;
+  /** The account it spends; without one it gets an account of its own, holding `credits`. */
+  accountId?: string;
   credits?: number | null;
+  budgets?: BudgetRule[] | null;
   ratePerSecond?: number | null;
   maxConcurrency?: number | null;
 }
@@ -67,17 +77,31 @@ export interface TokenChanges {
   expiresAt?: number | null;
   ratePerSecond?: number | null;
   maxConcurrency?: number | null;
+  budgets?: BudgetRule[] | null;
   disabled?: boolean;
 }
 
-function fromRow(row: Selectable<TokenTable>): Token {
+/** A token's row with what it needs of its account's. */
+type TokenRow = Selectable<TokenTable> & {
+  account_name: string;
+  account_credits: number | null;
+  account_budgets: string | null;
+};
+
+function fromRow(row: TokenRow): Token {
   return {
     id: row.id,
     name: row.name,
     role: row.role,
     operations: row.operations === null ? null : (JSON.parse(row.operations) as string[]),
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
-    credits: row.credits === null ? null : Number(row.credits),
+    accountId: row.account_id,
+    accountName: row.account_name,
+    unlimited: row.account_credits === null,
+    budgets: [
+      ...budgetsOf(`token:${row.id}`, `token ${row.name}`, row.budgets),
+      ...budgetsOf(`account:${row.account_id}`, `account ${row.account_name}`, row.account_budgets),
+    ],
     ratePerSecond: row.rate_per_second,
     maxConcurrency: row.max_concurrency,
     webhookSecret: row.webhook_secret,
@@ -96,6 +120,19 @@ const CACHE_LIMIT = 10_000;
 
 /** More writes of a token's change, in its transaction (an admin's change: its audit record). */
 export type Within = (trx: Kysely<Database>) => Promise<void>;
+
+/** Tokens with their accounts' names, balances' presence and budgets. */
+function selectTokens(db: Kysely<Database>) {
+  return db
+    .selectFrom('tokens')
+    .innerJoin('accounts', 'accounts.id', 'tokens.account_id')
+    .selectAll('tokens')
+    .select([
+      'accounts.name as account_name',
+      'accounts.credits as account_credits',
+      'accounts.budgets as account_budgets',
+    ]);
+}
 
 export class Tokens {
   private readonly cache = new Map<string, { token: Token; until: number }>();
@@ -116,8 +153,9 @@ export class Tokens {
     within?: (trx: Kysely<Database>, token: Token) => Promise<void>,
   ): Promise<{ token: Token; secret: string }> {
     const secret = newSecret();
+    const id = randomUUID();
     const row: Selectable<TokenTable> = {
-      id: randomUUID(),
+      id,
       name: spec.name,
       role: spec.role ?? 'client',
       disabled_at: null,
@@ -125,14 +163,24 @@ export class Tokens {
       token_hash: hashOf(secret),
       operations: spec.operations ? JSON.stringify(spec.operations) : null,
       expires_at: spec.expiresAt ?? null,
-      credits: spec.credits ?? null,
+      account_id: spec.accountId ?? id,
+      budgets: spec.budgets?.length ? JSON.stringify(spec.budgets) : null,
       rate_per_second: spec.ratePerSecond ?? null,
       max_concurrency: spec.maxConcurrency ?? null,
       webhook_secret: newWebhookSecret(),
       created_at: Date.now(),
       revoked_at: null,
     };
-    await this.db.transaction().execute(async (trx) => {
+    const token = await this.db.transaction().execute(async (trx) => {
+      // A token named for no account gets one of its own, with its id, named like it where free.
+      if (spec.accountId === undefined)
+        await openAccount(trx, {
+          id,
+          name: spec.name,
+          credits: spec.credits ?? null,
+          fallbackName: true,
+          openedBy: id,
+        });
       await trx
         .insertInto('tokens')
         .values(row as Insertable<TokenTable>)
@@ -143,36 +191,40 @@ export class Tokens {
             throw new ServiceError('conflict', `name: a live token is already called ${spec.name}`);
           throw error;
         });
-      // The ledger opens with the balance given at creation.
-      if (row.credits !== null && row.credits > 0) {
-        const change = {
-          tokenId: row.id,
-          kind: 'topup',
-          delta: row.credits,
-          note: 'balance at creation',
-        } as const;
-        await trx.insertInto('ledger').values(entryOf(change, row.credits)).execute();
-      }
-      await within?.(trx, fromRow(row));
+      const made = await selectTokens(trx).where('tokens.id', '=', id).executeTakeFirstOrThrow();
+      await within?.(trx, fromRow(made));
+      return fromRow(made);
     });
-    return { token: fromRow(row), secret };
+    return { token, secret };
   }
 
   async list(): Promise<Token[]> {
-    const rows = await this.db.selectFrom('tokens').selectAll().orderBy('created_at').execute();
+    const rows = await selectTokens(this.db).orderBy('tokens.created_at').execute();
     return rows.map(fromRow);
   }
 
   /** The tokens with these ids, in no particular order. */
   async many(ids: string[]): Promise<Token[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('tokens').selectAll().where('id', 'in', ids).execute();
+    const rows = await selectTokens(this.db).where('tokens.id', 'in', ids).execute();
     return rows.map(fromRow);
   }
 
   async get(id: string): Promise<Token | undefined> {
-    const row = await this.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await selectTokens(this.db).where('tokens.id', '=', id).executeTakeFirst();
     return row && fromRow(row);
+  }
+
+  /** The balance a token spends (its account's): null when unlimited, undefined for no such token. */
+  async balance(id: string): Promise<number | null | undefined> {
+    const row = await this.db
+      .selectFrom('tokens')
+      .innerJoin('accounts', 'accounts.id', 'tokens.account_id')
+      .select('accounts.credits')
+      .where('tokens.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return row.credits === null ? null : Number(row.credits);
   }
 
   /** Revokes by id or by name; answers how many tokens were revoked. */
@@ -197,6 +249,8 @@ export class Tokens {
     if (changes.expiresAt !== undefined) set.expires_at = changes.expiresAt;
     if (changes.ratePerSecond !== undefined) set.rate_per_second = changes.ratePerSecond;
     if (changes.maxConcurrency !== undefined) set.max_concurrency = changes.maxConcurrency;
+    if (changes.budgets !== undefined)
+      set.budgets = changes.budgets?.length ? JSON.stringify(changes.budgets) : null;
     if (changes.disabled !== undefined) set.disabled_at = changes.disabled ? Date.now() : null;
     const updated = await this.changed(
       (db) =>
@@ -242,6 +296,21 @@ export class Tokens {
       within,
     );
     return updated === 1 ? secret : undefined;
+  }
+
+  /**
+   * Marks the tokens of an account changed, inside the account's change (`trx`): nodes read their
+   * account's balance kind and budgets again. Call `forgetAll` once it committed.
+   */
+  async accountChanged(trx: Kysely<Database>, accountId: string): Promise<void> {
+    this.cache.clear();
+    await trx.updateTable('tokens').set({ changed_at: Date.now() }).where('account_id', '=', accountId).execute();
+  }
+
+  /** Forgets the cached tokens here and on the other nodes: an account of theirs changed. */
+  forgetAll(): void {
+    this.cache.clear();
+    this.announce();
   }
 
   /**
@@ -331,11 +400,7 @@ export class Tokens {
   private async byHash(hash: string, now: number): Promise<Token | undefined> {
     const cached = this.cache.get(hash);
     if (cached && cached.until > now) return cached.token;
-    const row = await this.db
-      .selectFrom('tokens')
-      .selectAll()
-      .where('token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await selectTokens(this.db).where('tokens.token_hash', '=', hash).executeTakeFirst();
     // The lookup is by hash; the comparison keeps the final check constant-time anyway.
     if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash)) || row.revoked_at !== null) {
       this.cache.delete(hash);
@@ -353,10 +418,4 @@ export class Tokens {
 /** Whether `token` may call the operation at `path`. */
 export function mayCall(token: Token, path: string): boolean {
   return token.operations === null || token.operations.includes(path);
-}
-
-/** A unique index refused the row: SQLite's constraint code, or PostgreSQL's 23505. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }

@@ -70,9 +70,13 @@ const ACCEPTED = 202;
 /** Writes the row of a request that created a task, in the submission's transaction. */
 export async function openTaskUsage(
   trx: Kysely<Database>,
-  entry: Omit<UsageRecord, 'credits' | 'status' | 'latencyMs'>,
+  entry: Omit<UsageRecord, 'credits' | 'status' | 'latencyMs'> & { quote: number },
 ): Promise<void> {
-  await insertUsage(trx, rowOf({ ...entry, credits: 0, status: ACCEPTED, latencyMs: 0 }, Date.now()));
+  const { quote, ...record } = entry;
+  await insertUsage(trx, {
+    ...rowOf({ ...record, credits: 0, status: ACCEPTED, latencyMs: 0 }, Date.now()),
+    quote,
+  });
 }
 
 const insertUsage = preparedInsert('usage');

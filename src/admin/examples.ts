@@ -8,8 +8,12 @@ const token = {
   rate_per_second: 20,
   concurrency: 8,
   expires_at: '2027-01-01T00:00:00.000Z',
+  account: 'acme-corp',
   unlimited: false,
   balance: 4500,
+  budgets: [
+    { period: 'day', credits: 100, used: 40, remaining: 60, resets_at: '2026-11-27T00:00:00.000Z' },
+  ],
   spent: 500,
   last_used_at: '2026-11-26T09:14:03.512Z',
   disabled: false,
@@ -26,9 +30,24 @@ const request = {
   status: 200,
   success: true,
   credits: 1,
+  quote: null,
   latency_ms: 42.7,
   error_code: null,
   task_id: null,
+};
+
+const account = {
+  id: '7a0d3c1e-5f2b-4c8d-9e6a-1b3c5d7e9f02',
+  name: 'acme-corp',
+  unlimited: false,
+  balance: 4500,
+  low_balance: 1000,
+  budgets: [
+    { period: 'day', credits: 500, used: 120, remaining: 380, resets_at: '2026-11-27T00:00:00.000Z' },
+    { period: 'month', credits: 10000, used: 5500, remaining: 4500, resets_at: '2026-12-01T00:00:00.000Z' },
+  ],
+  tokens: [{ id: '3f1c2a9e-4b7d-4e51-9a0c-6d2b8e7f1a34', name: 'acme', revoked: false }],
+  created_at: '2026-11-01T08:00:00.000Z',
 };
 
 const task = {
@@ -42,6 +61,7 @@ const task = {
   state: 'running',
   progress: { fraction: 0.4, stage: 'render' },
   credits: 10,
+  quote: { credits: 10, basis: '10 per request' },
   created_at: '2026-11-26T09:10:00.000Z',
   started_at: '2026-11-26T09:10:00.120Z',
   finished_at: null,
@@ -103,6 +123,8 @@ const codeBatch = {
 };
 
 export const EXAMPLES = {
+  account,
+  accountPage: { rows: [account], next: null },
   token,
   tokenPage: { rows: [token], next: null },
   createdToken: {
@@ -141,7 +163,8 @@ export const EXAMPLES = {
       {
         id: '0mi2x9k4s0000a1b2c3d4e5f6',
         at: '2026-11-26T09:00:00.000Z',
-        token: 'acme',
+        account: 'acme-corp',
+        token: null,
         kind: 'topup',
         delta: 500,
         balance_after: 5000,
@@ -152,6 +175,7 @@ export const EXAMPLES = {
       {
         id: '0mi2x8j1r0000a1b2c3d4e5f6',
         at: '2026-11-26T08:59:00.000Z',
+        account: 'acme-corp',
         token: 'acme',
         kind: 'charge',
         delta: -1,

@@ -20,6 +20,7 @@ import { overview } from './overview.js';
 import { requestLog, type RequestQuery } from './request-log.js';
 import { TaskAdmin, type TaskControls, type TaskQuery } from './task-admin.js';
 import { TokenAdmin } from './tokens.js';
+import { AccountAdmin, windowRecords } from './accounts.js';
 import { usageCsv, usageReport, type Group, type UsageQuery } from './usage-report.js';
 import { dayOf } from '../accounts/usage-days.js';
 import { invalid, iso } from './values.js';
@@ -48,6 +49,7 @@ export interface AdminParts {
 type TokenFilter = { token?: string };
 
 export class Admin {
+  readonly accounts: AccountAdmin;
   readonly tokens: TokenAdmin;
   readonly tasks: TaskAdmin;
   readonly channels: ChannelAdmin;
@@ -55,10 +57,18 @@ export class Admin {
   private identityAdmin: IdentityAdmin | undefined;
 
   constructor(private readonly parts: AdminParts) {
-    this.tokens = new TokenAdmin(parts.db, parts.tokens, {
-      ratePerSecond: parts.config.tokens.default_rate_per_second,
-      concurrency: parts.config.tokens.default_concurrency,
-    });
+    const zone = parts.config.billing.time_zone;
+    this.accounts = new AccountAdmin(parts.db, parts.tokens, zone);
+    this.tokens = new TokenAdmin(
+      parts.db,
+      parts.tokens,
+      this.accounts,
+      {
+        ratePerSecond: parts.config.tokens.default_rate_per_second,
+        concurrency: parts.config.tokens.default_concurrency,
+      },
+      zone,
+    );
     this.tasks = new TaskAdmin(parts.db, this.names, parts.tasks);
     this.channels = new ChannelAdmin(parts.db, parts.board, parts.localProbe, parts.config, parts.health);
     this.codes = new CodeAdmin(parts.db);
@@ -111,9 +121,23 @@ export class Admin {
     return requestLog(this.parts.db, { ...query, ...(tokenId ? { tokenId } : {}) }, this.names);
   }
 
-  async ledger(query: TokenFilter & { before?: string; limit: number }) {
+  /** The ledger of an account, named directly or as the one a token spends; overall without either. */
+  async ledger(query: TokenFilter & { account?: string; before?: string; limit: number }) {
+    const { account, ...rest } = query;
+    if (account !== undefined) {
+      const accountId = await this.accounts.row(account).then(
+        (row) => row.id,
+        (error: unknown) => {
+          if (error instanceof ServiceError && error.code === 'not_found')
+            throw invalid('account', `no account has the id or name ${account}`);
+          throw error;
+        },
+      );
+      return ledgerEntries(this.parts.db, { ...rest, accountId }, this.names);
+    }
     const tokenId = await this.tokenId(query);
-    return ledgerEntries(this.parts.db, { ...query, ...(tokenId ? { tokenId } : {}) }, this.names);
+    const accountId = tokenId ? (await this.tokens.find(tokenId)).accountId : undefined;
+    return ledgerEntries(this.parts.db, { ...rest, ...(accountId ? { accountId } : {}) }, this.names);
   }
 
   async taskList(query: Omit<TaskQuery, 'tokenId'> & TokenFilter) {
@@ -142,11 +166,16 @@ export class Admin {
       .where('token_id', '=', token.id)
       .where('created_at', '>=', dayOf(Date.now()))
       .executeTakeFirst();
-    const current = await this.parts.tokens.get(token.id);
+    const balance = (await this.parts.tokens.balance(token.id)) ?? null;
     return {
       name: token.name,
-      balance: current?.credits ?? null,
-      unlimited: (current?.credits ?? null) === null,
+      account: token.accountName,
+      balance,
+      unlimited: balance === null,
+      // Every window that limits the token: its own, then its account's.
+      budgets: await windowRecords(this.parts.db, token.budgets, this.parts.config.billing.time_zone).then((rows) =>
+        rows.map((row, i) => ({ owner: token.budgets[i]!.owner.split(':')[0], ...row })),
+      ),
       operations: token.operations,
       rate_per_second: token.ratePerSecond,
       concurrency: token.maxConcurrency,

@@ -18,6 +18,8 @@ export interface RequestRow {
   status: number;
   success: boolean;
   credits: number;
+  /** The price quoted for the task the request created; null for a synchronous request. */
+  quote: number | null;
   latency_ms: number;
   error_code: string | null;
   task_id: string | null;
@@ -73,6 +75,7 @@ export async function requestLog(
         'model',
         'status',
         'credits',
+        'quote',
         'latency_ms',
         'error_code',
         'task_id',
@@ -102,6 +105,7 @@ export async function requestLog(
       // A task streamed or not waited for was answered 200 and may still have failed.
       success: row.status < 400 && row.error_code === null,
       credits: Number(row.credits),
+      quote: row.quote === null || row.quote === undefined ? null : Number(row.quote),
       latency_ms: Math.round(Number(row.latency_ms) * 10) / 10,
       error_code: row.error_code ?? null,
       task_id: row.task_id ?? null,

@@ -12,7 +12,9 @@ import { badRequest, ServiceError } from '../errors.js';
 import { isOperator, type Token, type Tokens } from '../accounts/tokens.js';
 import type { Admin } from './index.js';
 import {
+  AccountPatchBody,
   CodesQuery,
+  NewAccountBody,
   CreditsBody,
   IdentityPatchBody,
   LedgerQuery,
@@ -77,7 +79,63 @@ function portraitOf(text: unknown): Buffer | null | undefined {
   return bytes;
 }
 
+/** Budgets name each period once: two day windows would be one, the smaller. */
+function checkBudgets(body: Record<string, unknown>): void {
+  const budgets = body.budgets as { period: string }[] | null | undefined;
+  const periods = (budgets ?? []).map((b) => b.period);
+  if (new Set(periods).size !== periods.length) throw invalid('budgets', 'must name each period once');
+}
+
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  {
+    method: 'GET',
+    url: '/accounts',
+    summary: 'List accounts, newest first, with balances, budget windows and tokens',
+    query: TokenListQuery,
+    example: 'accountPage',
+    handle: ({ admin, query }) => admin.accounts.list({ ...page(query), ...defined({ q: query.q }) }),
+  },
+  {
+    method: 'POST',
+    url: '/accounts',
+    summary: 'Create an account (a customer): its balance, budgets and low-balance line',
+    body: NewAccountBody,
+    example: 'account',
+    handle: async ({ admin, actor, body, reply }) => {
+      checkBudgets(body);
+      reply.code(201);
+      return admin.accounts.create(body as never, actor);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/accounts/:name',
+    summary: 'An account, by name or id',
+    example: 'account',
+    handle: ({ admin, params }) => admin.accounts.get(params.name as string),
+  },
+  {
+    method: 'PATCH',
+    url: '/accounts/:name',
+    summary: 'Change budgets, the low-balance line or unlimited',
+    body: AccountPatchBody,
+    example: 'account',
+    handle: ({ admin, actor, params, body }) => {
+      checkBudgets(body);
+      return admin.accounts.update(params.name as string, body, actor);
+    },
+  },
+  {
+    method: 'POST',
+    url: '/accounts/:name/credits',
+    summary: "Top up (delta > 0) or deduct (delta < 0, never below zero: 409) the account's balance, with a note",
+    body: CreditsBody,
+    example: 'credits',
+    handle: ({ admin, actor, params, body }) => {
+      if (body.delta === 0) throw invalid('delta', 'must not be 0');
+      return admin.accounts.credit(params.name as string, body.delta as number, body.note as string | undefined, actor);
+    },
+  },
   {
     method: 'GET',
     url: '/tokens',
@@ -93,6 +151,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     body: NewTokenBody,
     example: 'createdToken',
     handle: async ({ admin, actor, body, reply }) => {
+      checkBudgets(body);
       reply.code(201);
       return admin.tokens.create(body as never, actor);
     },
@@ -110,7 +169,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     summary: 'Change operations, limits, expiry, unlimited or disabled',
     body: TokenPatchBody,
     example: 'token',
-    handle: ({ admin, actor, params, body }) => admin.tokens.update(params.name as string, body, actor),
+    handle: ({ admin, actor, params, body }) => {
+      checkBudgets(body);
+      return admin.tokens.update(params.name as string, body, actor);
+    },
   },
   {
     method: 'DELETE',
@@ -203,7 +265,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     summary: 'Credit ledger entries, newest first',
     query: LedgerQuery,
     example: 'ledger',
-    handle: ({ admin, query }) => admin.ledger({ ...page(query), ...defined({ token: query.token }) }),
+    handle: ({ admin, query }) =>
+      admin.ledger({ ...page(query), ...defined({ token: query.token, account: query.account }) }),
   },
   {
     method: 'GET',

@@ -44,6 +44,45 @@ const Concurrency = Nullable(
 );
 const Expiry = Nullable(Type.String({ minLength: 1, description: 'ISO 8601 time; null for never' }));
 
+const Budgets = Type.Array(
+  Closed({
+    credits: Type.Integer({ minimum: 1, maximum: 1e15, description: 'credits the window allows' }),
+    period: StringEnum(['day', 'week', 'month'] as const, {
+      description: 'a calendar day, week (from Monday) or month, in `billing.time_zone`',
+    }),
+  }),
+  { maxItems: 3, description: 'spending windows, at most one per period (e.g. 100 a day and 2,000 a month)' },
+);
+
+const LowBalance = Nullable(
+  Type.Integer({
+    minimum: 0,
+    maximum: 1e15,
+    description: 'an alert is raised when the balance falls under this; null: `alerts.low_balance_credits`',
+  }),
+);
+
+const AccountName = PatternString('^[A-Za-z0-9_.@-]{1,64}$', 'must be 1 to 64 letters, digits, _ . @ or -', {
+  description: 'unique among accounts',
+});
+
+export const NewAccountBody = Closed({
+  name: AccountName,
+  credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e15, description: 'opening balance (default 0)' })),
+  unlimited: Type.Optional(Type.Boolean({ description: 'no balance: only budgets limit it (default false)' })),
+  budgets: Type.Optional(Budgets),
+  low_balance: Type.Optional(LowBalance),
+});
+
+export const AccountPatchBody = Closed(
+  {
+    budgets: Type.Optional(Nullable(Budgets)),
+    low_balance: Type.Optional(LowBalance),
+    unlimited: Type.Optional(Type.Boolean({ description: 'true: no balance; false: a balance from 0' })),
+  },
+  { minProperties: 1 },
+);
+
 export const NewTokenBody = Closed({
   name: PatternString('^[A-Za-z0-9_.@-]{1,64}$', 'must be 1 to 64 letters, digits, _ . @ or -', {
     description: 'unique among live tokens',
@@ -53,11 +92,19 @@ export const NewTokenBody = Closed({
       description: 'default `client`; `viewer` reads the admin API and changes nothing',
     }),
   ),
+  account: Type.Optional(
+    Type.String({ minLength: 1, description: 'an account, by name or id; default: an account of its own' }),
+  ),
   credits: Type.Optional(
     Nullable(
-      Type.Integer({ minimum: 0, maximum: 1e15, description: 'balance; null (default) for unlimited' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 1e15,
+        description: "its own account's balance; null (default) for unlimited; not with `account`",
+      }),
     ),
   ),
+  budgets: Type.Optional(Budgets),
   operations: Type.Optional(Operations),
   expires_at: Type.Optional(Expiry),
   rate_per_second: Type.Optional(Rate),
@@ -70,7 +117,10 @@ export const TokenPatchBody = Closed(
     rate_per_second: Type.Optional(Rate),
     concurrency: Type.Optional(Concurrency),
     expires_at: Type.Optional(Expiry),
-    unlimited: Type.Optional(Type.Boolean({ description: 'true: no balance; false: a balance from 0' })),
+    budgets: Type.Optional(Nullable(Budgets)),
+    unlimited: Type.Optional(
+      Type.Boolean({ description: "its account's: true: no balance; false: a balance from 0" }),
+    ),
     disabled: Type.Optional(Type.Boolean({ description: 'a disabled token is refused (401) until enabled' })),
   },
   { minProperties: 1 },
@@ -143,6 +193,7 @@ export const RequestQuerySchema = Closed({
 
 export const LedgerQuery = Closed({
   token: Type.Optional(TokenName),
+  account: Type.Optional(Type.String({ minLength: 1, description: 'an account, by name or id' })),
   before: Type.Optional(Before),
   limit: Type.Optional(Limit),
 });

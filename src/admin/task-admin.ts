@@ -28,6 +28,8 @@ export interface TaskAdminRow {
   state: string;
   progress: { fraction: number; stage: string } | null;
   credits: number;
+  /** The price fixed at submission and how it was reckoned; what is charged, or refunded once. */
+  quote: { credits: number; basis: string } | null;
   created_at: string | null;
   started_at: string | null;
   finished_at: string | null;
@@ -70,6 +72,7 @@ function rowOf(task: TaskRow, token: string): TaskAdminRow {
         ? null
         : { fraction: Number(task.progress_fraction), stage: task.progress_stage ?? '' },
     credits: Number(task.credits),
+    quote: task.quote ? (JSON.parse(task.quote) as { credits: number; basis: string }) : null,
     created_at: iso(task.created_at),
     started_at: iso(task.started_at),
     finished_at: iso(task.finished_at),

@@ -1,7 +1,8 @@
 /**
- * Tokens as an operator sees them: every limit and switch, the balance with what was spent and
- * when the token was last used, never its secrets (each secret appears only in the answer that
- * makes it). Credits change only through the ledger, with the admin's name and note.
+ * Tokens as an operator sees them: every limit and switch, its account and that account's
+ * balance, its own budgets, what it spent and when it was last used, never its secrets (each
+ * secret appears only in the answer that makes it). Credits change only through the ledger, with
+ * the admin's name and note, on the token's account.
  */
 import type { Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
@@ -9,8 +10,9 @@ import type { Database } from '../store/tables.js';
 import { OPERATIONS } from '../contract/table.js';
 import { ServiceError } from '../errors.js';
 import type { NewToken, Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';
-import { changeBalance, entryOf } from '../accounts/ledger.js';
+import type { BudgetRule } from '../accounts/budgets.js';
 import { audit, type Actor } from './audit.js';
+import { setUnlimited, windowRecords, type AccountAdmin, type WindowRecord } from './accounts.js';
 import { spentAndLastUse } from './usage-report.js';
 import { expiryOf, iso, invalid, notFound, pageOf, type Page } from './values.js';
 import { pageByCreation } from './keyset-page.js';
@@ -23,8 +25,12 @@ export interface TokenRecord {
   rate_per_second: number | null;
   concurrency: number | null;
   expires_at: string | null;
+  /** The account whose balance the token spends, by name. */
+  account: string;
   unlimited: boolean;
   balance: number | null;
+  /** The token's own budgets (its account's are on the account). */
+  budgets: WindowRecord[];
   spent: number;
   last_used_at: string | null;
   disabled: boolean;
@@ -35,7 +41,10 @@ export interface TokenRecord {
 export interface NewTokenSpec {
   name: string;
   role?: Role;
+  /** An existing account, by name or id; without one the token gets an account of its own. */
+  account?: string;
   credits?: number | null;
+  budgets?: BudgetRule[];
   operations?: string[] | null;
   expires_at?: string | null;
   rate_per_second?: number | null;
@@ -47,6 +56,7 @@ export interface TokenPatch {
   rate_per_second?: number | null;
   concurrency?: number | null;
   expires_at?: string | null;
+  budgets?: BudgetRule[] | null;
   unlimited?: boolean;
   disabled?: boolean;
 }
@@ -69,7 +79,10 @@ export class TokenAdmin {
   constructor(
     private readonly db: Db,
     private readonly tokens: Tokens,
+    readonly accounts: AccountAdmin,
     private readonly defaults: { ratePerSecond: number | null; concurrency: number | null },
+    /** The billing time zone of budget windows. */
+    private readonly zone: string,
   ) {}
 
   private async records(tokens: Token[]): Promise<TokenRecord[]> {
@@ -77,7 +90,24 @@ export class TokenAdmin {
       this.db,
       tokens.map((t) => t.id),
     );
-    return tokens.map((t) => ({
+    const accountIds = [...new Set(tokens.map((t) => t.accountId))];
+    const balances = new Map(
+      accountIds.length === 0
+        ? []
+        : (
+            await this.db.selectFrom('accounts').select(['id', 'credits']).where('id', 'in', accountIds).execute()
+          ).map((a) => [a.id, a.credits === null ? null : Number(a.credits)]),
+    );
+    const budgets = await Promise.all(
+      tokens.map((t) =>
+        windowRecords(
+          this.db,
+          t.budgets.filter((b) => b.owner === `token:${t.id}`),
+          this.zone,
+        ),
+      ),
+    );
+    return tokens.map((t, i) => ({
       id: t.id,
       name: t.name,
       role: t.role,
@@ -85,8 +115,10 @@ export class TokenAdmin {
       rate_per_second: t.ratePerSecond,
       concurrency: t.maxConcurrency,
       expires_at: iso(t.expiresAt),
-      unlimited: t.credits === null,
-      balance: t.credits,
+      account: t.accountName,
+      unlimited: balances.get(t.accountId) === null,
+      balance: balances.get(t.accountId) ?? null,
+      budgets: budgets[i]!,
       spent: use.get(t.id)?.spent ?? 0,
       last_used_at: iso(use.get(t.id)?.lastUsedAt),
       disabled: t.disabledAt !== null,
@@ -139,11 +171,15 @@ export class TokenAdmin {
     spec: NewTokenSpec,
     actor: Actor,
   ): Promise<TokenRecord & { token: string; webhook_secret: string }> {
+    if (spec.account !== undefined && spec.credits !== undefined)
+      throw invalid('credits', 'must be absent with account: the account holds the balance');
+    const accountId = spec.account === undefined ? undefined : (await this.accounts.row(spec.account)).id;
     const created = await this.issue(
       {
         name: spec.name,
         role: spec.role ?? 'client',
-        credits: spec.credits ?? null,
+        ...(accountId ? { accountId } : { credits: spec.credits ?? null }),
+        budgets: spec.budgets ?? null,
         operations: spec.operations ? resolveOperations('operations', spec.operations) : null,
         expiresAt: expiryOf(spec.expires_at) ?? null,
         ratePerSecond:
@@ -165,7 +201,8 @@ export class TokenAdmin {
       audit(trx, actor, 'token.create', token.name, {
         id: token.id,
         role: token.role,
-        credits: token.credits,
+        account: token.accountName,
+        credits: spec.credits ?? null,
       }),
     );
   }
@@ -180,9 +217,14 @@ export class TokenAdmin {
     if (patch.rate_per_second !== undefined) changes.ratePerSecond = patch.rate_per_second;
     if (patch.concurrency !== undefined) changes.maxConcurrency = patch.concurrency;
     if (patch.disabled !== undefined) changes.disabled = patch.disabled;
-    const unlimited = patch.unlimited !== undefined && patch.unlimited !== (token.credits === null);
+    if (patch.budgets !== undefined) changes.budgets = patch.budgets;
+    const unlimited = patch.unlimited !== undefined && patch.unlimited !== token.unlimited;
     const updated = await this.tokens.update(token.id, changes, async (trx) => {
-      if (unlimited) await setUnlimited(trx, token, patch.unlimited as boolean, actor);
+      // A token's balance is its account's: making it unlimited makes the account so.
+      if (unlimited) {
+        await setUnlimited(trx, token.accountId, patch.unlimited as boolean, actor);
+        await this.tokens.accountChanged(trx, token.accountId);
+      }
       await audit(trx, actor, 'token.update', token.name, { id: token.id, ...patch });
     });
     if (!updated) throw notFound(`token with id or name ${nameOrId}`);
@@ -219,8 +261,8 @@ export class TokenAdmin {
   }
 
   /**
-   * A top-up (delta > 0) or a deduction (delta < 0) through the ledger, with the actor and the
-   * note; never below zero (409 `conflict`, naming the balance). Answers the new balance.
+   * A top-up (delta > 0) or a deduction (delta < 0) of the token's account, through the ledger,
+   * with the actor and the note; never below zero (409 `conflict`). Answers the new balance.
    */
   async credit(
     nameOrId: string,
@@ -229,68 +271,10 @@ export class TokenAdmin {
     actor: Actor,
   ): Promise<{ id: string; name: string; balance: number; delta: number }> {
     const token = await this.live(nameOrId);
-    if (token.credits === null) {
-      throw new ServiceError('conflict', `the token ${token.name} is unlimited: it has no balance to change`);
-    }
-    const balance = await this.db.transaction().execute(async (trx) => {
-      const after = await changeBalance(trx, {
-        tokenId: token.id,
-        kind: delta > 0 ? 'topup' : 'adjustment',
-        delta,
-        note: note ?? null,
-        actor: actor.name,
-      });
-      if (after !== undefined)
-        await audit(trx, actor, 'token.credits', token.name, { id: token.id, delta, note });
-      return after;
+    const done = await this.accounts.credit(token.accountId, delta, note, actor, {
+      action: 'token.credits',
+      name: token.name,
     });
-    if (balance === undefined) {
-      const row = await this.db
-        .selectFrom('tokens')
-        .select('credits')
-        .where('id', '=', token.id)
-        .executeTakeFirst();
-      const now = row?.credits;
-      if (now === null || now === undefined)
-        throw new ServiceError(
-          'conflict',
-          `the token ${token.name} is unlimited: it has no balance to change`,
-        );
-      throw new ServiceError(
-        'conflict',
-        `delta: the balance is ${Number(now)}; a deduction of ${-delta} would take it below zero`,
-        { details: [{ field: 'delta', rule: `must not take the balance (${Number(now)}) below zero` }] },
-      );
-    }
-    return { id: token.id, name: token.name, balance, delta };
-  }
-}
-
-/**
- * Unlimited: the balance leaves through an adjustment entry, so the ledger still sums to what
- * the token held (0) while it has no balance. Limited again: it starts from 0, to be topped up.
- */
-async function setUnlimited(
-  trx: Kysely<Database>,
-  token: Token,
-  unlimited: boolean,
-  actor: Actor,
-): Promise<void> {
-  const row = await trx.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst();
-  const balance = row?.credits === null || row?.credits === undefined ? null : Number(row.credits);
-  if (unlimited && balance !== null) {
-    await trx.updateTable('tokens').set({ credits: null }).where('id', '=', token.id).execute();
-    if (balance !== 0) {
-      const change = {
-        tokenId: token.id,
-        kind: 'adjustment',
-        delta: -balance,
-        note: 'made unlimited',
-        actor: actor.name,
-      } as const;
-      await trx.insertInto('ledger').values(entryOf(change, 0)).execute();
-    }
-  } else if (!unlimited && balance === null) {
-    await trx.updateTable('tokens').set({ credits: 0 }).where('id', '=', token.id).execute();
+    return { id: token.id, name: token.name, balance: done.balance, delta };
   }
 }

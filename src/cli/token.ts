@@ -11,12 +11,14 @@ import { OPERATIONS } from '../contract/table.js';
 import { tokenAdminCommands } from './admin.js';
 import { timeOf } from '../admin/values.js';
 import { TokenAdmin } from '../admin/tokens.js';
+import { AccountAdmin } from '../admin/accounts.js';
+import type { Db } from '../store/database.js';
 import { CLI } from '../admin/audit.js';
 import { ServiceError } from '../errors.js';
 
 async function withTokens<T>(
   configFile: string | undefined,
-  work: (tokens: Tokens, admin: TokenAdmin) => Promise<T>,
+  work: (tokens: Tokens, admin: TokenAdmin, db: Db) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig({ file: configFile });
   const db = await openDatabase(config.database.url);
@@ -26,7 +28,9 @@ async function withTokens<T>(
       ratePerSecond: config.tokens.default_rate_per_second,
       concurrency: config.tokens.default_concurrency,
     };
-    return await work(tokens, new TokenAdmin(db, tokens, defaults));
+    const zone = config.billing.time_zone;
+    const admin = new TokenAdmin(db, tokens, new AccountAdmin(db, tokens, zone), defaults, zone);
+    return await work(tokens, admin, db);
   } catch (error) {
     // The service layer's errors read the same here as over HTTP, field first.
     if (error instanceof ServiceError) throw new Error(error.message);
@@ -63,13 +67,22 @@ function positive(flag: string, integer: boolean) {
   };
 }
 
-function describe(token: Token) {
+/** The balances of the tokens' accounts, null for unlimited. */
+async function balancesOf(db: Db, tokens: Token[]): Promise<Map<string, number | null>> {
+  const ids = [...new Set(tokens.map((t) => t.accountId))];
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('accounts').select(['id', 'credits']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.credits === null ? null : Number(r.credits)]));
+}
+
+function describe(token: Token, balances: Map<string, number | null>) {
   return {
     id: token.id,
     name: token.name,
     role: token.role,
+    account: token.accountName,
     operations: token.operations ?? 'all',
-    credits: token.credits ?? 'unlimited',
+    credits: balances.get(token.accountId) ?? 'unlimited',
     rate_per_second: token.ratePerSecond ?? 'unlimited',
     max_concurrency: token.maxConcurrency ?? 'unlimited',
     expires_at: token.expiresAt === null ? null : new Date(token.expiresAt).toISOString(),
@@ -87,6 +100,7 @@ export function tokenCommands(configOption: () => Option): Command {
     .addOption(configOption())
     .requiredOption('--name <name>', 'a name to recognise the token by')
     .option('--credits <n>', 'credit balance (default: unlimited)', positive('--credits', true))
+    .option('--account <name>', 'the account whose balance it spends (default: an account of its own)')
     .option('--operations <list>', 'comma-separated operation paths or families (default: all)')
     .option('--expires-at <time>', 'ISO 8601 time or unix seconds (default: never)')
     .option(
@@ -105,15 +119,18 @@ export function tokenCommands(configOption: () => Option): Command {
     .action(async (flags) => {
       if (flags.viewer && !flags.admin) throw new Error('--viewer: a viewer is an admin token; add --admin');
       const config = loadConfig({ file: flags.config });
-      const created = await withTokens(flags.config, async (tokens, admin) => {
+      if (flags.account !== undefined && flags.credits !== undefined)
+        throw new Error('--credits: the account named by --account holds the balance; top it up there');
+      const { created, balances } = await withTokens(flags.config, async (tokens, admin, db) => {
         // Names of live tokens are unique, as over the admin API: `revoke NAME` means one token.
         if ((await tokens.list()).some((t) => t.name === flags.name && t.revokedAt === null))
           throw new Error(`--name: a live token is already called ${flags.name}`);
-        return admin.issue(
+        const account = flags.account === undefined ? undefined : await admin.accounts.row(flags.account);
+        const made = await admin.issue(
           {
             name: flags.name,
             role: flags.admin ? (flags.viewer ? 'viewer' : 'admin') : 'client',
-            credits: flags.credits ?? null,
+            ...(account ? { accountId: account.id } : { credits: flags.credits ?? null }),
             operations: flags.operations ? parseOperations(flags.operations) : null,
             expiresAt: flags.expiresAt ? (timeOf('--expires-at', flags.expiresAt) as number) : null,
             ratePerSecond: flags.rate ?? config.tokens.default_rate_per_second,
@@ -121,12 +138,13 @@ export function tokenCommands(configOption: () => Option): Command {
           },
           CLI,
         );
+        return { created: made, balances: await balancesOf(db, [made.token]) };
       });
       if (flags.json) {
         const out = {
           token: created.secret,
           webhook_secret: created.token.webhookSecret,
-          ...describe(created.token),
+          ...describe(created.token, balances),
         };
         process.stdout.write(`${JSON.stringify(out)}\n`);
       } else {
@@ -140,7 +158,11 @@ export function tokenCommands(configOption: () => Option): Command {
     .addOption(configOption())
     .option('--json', 'print a JSON array')
     .action(async (flags) => {
-      const all = (await withTokens(flags.config, (tokens) => tokens.list())).map(describe);
+      const all = await withTokens(flags.config, async (tokens, _admin, db) => {
+        const listed = await tokens.list();
+        const balances = await balancesOf(db, listed);
+        return listed.map((t) => describe(t, balances));
+      });
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(all)}\n`);
         return;

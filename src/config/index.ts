@@ -66,6 +66,15 @@ function applyEnvironment(tree: Tree, env: NodeJS.ProcessEnv): void {
 }
 
 /** Rules between keys, which the schema cannot state. */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function crossChecks(input: ConfigInput): string[] {
   const problems: string[] = [];
   if (!input.workers.embedded && !input.redis.url) {
@@ -91,6 +100,8 @@ function crossChecks(input: ConfigInput): string[] {
           `trust_proxy[${i}]: ${entry} is not an address, a CIDR range, loopback, linklocal or uniquelocal`,
         );
     });
+  if (!isTimeZone(input.billing.time_zone))
+    problems.push(`billing.time_zone: ${input.billing.time_zone} is not an IANA time zone (UTC, Europe/Paris, Asia/Shanghai…)`);
   if (input.alerts.webhook_url !== undefined && input.alerts.webhook_secret === undefined)
     problems.push('alerts.webhook_secret: is required with alerts.webhook_url (alerts are signed)');
   const wait = longestWait(input);

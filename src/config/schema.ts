@@ -10,6 +10,8 @@ import { IdentitySection, MusicSection, SearchSection, VideoSection } from './lo
 
 export { CHANNEL_TYPES, FAMILIES, type ChannelType } from './channels.js';
 
+const Rate = Type.Number({ minimum: 0 });
+
 const Price = Type.Union(
   [
     Type.Integer({ minimum: 0 }),
@@ -23,9 +25,27 @@ const Price = Type.Union(
           completion: Type.Number({ minimum: 0, default: 0 }),
         }),
       ),
+      per_1k: Type.Optional(
+        Closed({
+          input: Type.Number({ minimum: 0, default: 0 }),
+          output: Type.Number({ minimum: 0, default: 0 }),
+          cached: Type.Optional(Rate),
+        }),
+      ),
+      per_second: Type.Optional(
+        Type.Record(PatternString('^[0-9]+p$', 'must be a resolution band such as 720p'), Rate, {
+          minProperties: 1,
+        }),
+      ),
+      per_song: Type.Optional(Rate),
+      per_minute: Type.Optional(Rate),
+      per_image: Type.Optional(Rate),
     }),
   ],
-  { 'x-rule': 'must be a number of credits, or {default, models, actions, per_1k_tokens}' },
+  {
+    'x-rule':
+      'must be a number of credits, or {default, models, actions, per_1k, per_1k_tokens, per_second, per_song, per_minute, per_image}',
+  },
 );
 
 export const ConfigSchema = Closed({
@@ -442,6 +462,17 @@ export const ConfigSchema = Closed({
       }),
     },
     { default: {}, description: "the operator's alert webhook (channels.md)" },
+  ),
+  billing: Closed(
+    {
+      time_zone: Type.String({
+        minLength: 1,
+        default: 'UTC',
+        description:
+          'the IANA time zone whose midnights start and end the budget windows (a day, a week from Monday, a month)',
+      }),
+    },
+    { default: {}, description: 'how budgets count time (admin.md, Accounts and budgets)' },
   ),
   prices: Type.Record(Type.String(), Price, {
     default: {},

@@ -74,7 +74,7 @@ export function registerAccount(app: FastifyInstance, services: AccountServices)
     const violations = checkSchema(RedeemBody, request.body ?? {});
     if (violations.length > 0) throw badRequest(violations);
     try {
-      return await redeem(services.db, token.id, (request.body as { code: string }).code, request.id);
+      return await redeem(services.db, token, (request.body as { code: string }).code, request.id);
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'bad_request') failures.failed(token.id);
       throw error;

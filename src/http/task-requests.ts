@@ -74,13 +74,14 @@ export async function answerTask(
   services.providers.task(operation);
   const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
   checkCallback(services, body.callback_url);
-  const price = services.metering.taskPrice(operation.priceKey, body);
+  const { quote, windows } = services.metering.quoteTask(token, operation.priceKey, body);
   const { task } = await services.taskStore.submit({
     operation,
     payer: token,
     traceId: request.id,
     body,
-    price,
+    quote,
+    windows,
     deadlineMs: deadlineOf(services, body),
     idempotencyKey,
     ...(request.originModel ? { asSent: { ...body, model: request.originModel.theirs } } : {}),

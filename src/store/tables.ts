@@ -12,8 +12,10 @@ export interface TokenTable {
   /** JSON array of operation paths, or null for all. */
   operations: string | null;
   expires_at: number | null;
-  /** Remaining credits, or null for unlimited. */
-  credits: number | null;
+  /** The account whose balance the token spends. */
+  account_id: string;
+  /** The token's own budgets (JSON array of accounts/budgets.ts rules), or null for none. */
+  budgets: string | null;
   rate_per_second: number | null;
   max_concurrency: number | null;
   webhook_secret: string;
@@ -25,6 +27,28 @@ export interface TokenTable {
   role: Generated<'client' | 'admin' | 'viewer'>;
   /** When an operator disabled it; null while it may be used. Unlike a revocation, reversible. */
   disabled_at: number | null;
+}
+
+/** A customer: owns tokens and the balance they spend. */
+export interface AccountTable {
+  id: string;
+  /** Unique. */
+  name: string;
+  /** Remaining credits, or null for unlimited. */
+  credits: number | null;
+  /** JSON array of accounts/budgets.ts rules, or null for none. */
+  budgets: string | null;
+  /** Under this balance the account raises a low-balance alert; null: the configured default. */
+  low_balance: number | null;
+  created_at: number;
+}
+
+/** Credits used in one calendar window of a budget (`owner` is `account:{id}` or `token:{id}`). */
+export interface BudgetUseTable {
+  owner: string;
+  period: string;
+  starts_at: number;
+  used: number;
 }
 
 export interface UsageTable {
@@ -42,6 +66,8 @@ export interface UsageTable {
   error_code?: string | null;
   /** The task the request created. */
   task_id?: string | null;
+  /** The price quoted for the task the request created. */
+  quote?: number | null;
 }
 
 /**
@@ -104,9 +130,12 @@ export interface ConsoleSessionTable {
   expires_at: number;
 }
 
-/** A token under the low-balance threshold whose alert was raised; removed when it rises again. */
-export interface BalanceAlertTable {
-  token_id: string;
+/**
+ * An alert raised and not to be raised again while its cause lasts: `low_balance:{account id}`,
+ * removed once the balance rises again, or `used_up:{owner}:{period}:{window start}`.
+ */
+export interface AccountAlertTable {
+  subject: string;
   alerted_at: number;
 }
 
@@ -150,6 +179,10 @@ export interface TaskTable {
   request_hash: string | null;
   /** reserved → settled | refunded, each move made once, with the terminal state. */
   credits_state: string | null;
+  /** How `credits` was reckoned at submission (JSON, pricing.ts `Quote`). */
+  quote?: string | null;
+  /** The budget windows the price counted against (JSON keys), given back by its refund. */
+  budget_windows?: string | null;
 }
 
 export interface DeliveryTable {
@@ -242,10 +275,12 @@ export interface FieldKeyTable {
   created_at: number;
 }
 
-/** One change of a limited balance; the entries of a token sum to its balance. */
+/** One change of a limited balance; the entries of an account sum to its balance. */
 export interface LedgerTable {
   /** Sorts by time. */
   id: string;
+  account_id: string;
+  /** The token that spent, or '' for a change made to the account itself. */
   token_id: string;
   kind: 'opening' | 'topup' | 'charge' | 'refund' | 'adjustment' | 'redeem';
   /** Signed: a charge is negative. */
@@ -261,6 +296,7 @@ export interface LedgerTable {
 /** The credits a synchronous request holds until it is answered. */
 export interface HoldTable {
   trace_id: string;
+  account_id: string;
   token_id: string;
   amount: number;
   created_at: number;
@@ -293,6 +329,8 @@ export interface Database {
   code_batches: CodeBatchTable;
   codes: CodeTable;
   holds: HoldTable;
+  accounts: AccountTable;
+  budget_use: BudgetUseTable;
   tokens: TokenTable;
   usage: UsageTable;
   usage_daily: UsageDailyTable;
@@ -300,7 +338,7 @@ export interface Database {
   audit: AuditTable;
   channel_states: ChannelStateTable;
   console_sessions: ConsoleSessionTable;
-  balance_alerts: BalanceAlertTable;
+  account_alerts: AccountAlertTable;
   tasks: TaskTable;
   deliveries: DeliveryTable;
   songs: SongTable;

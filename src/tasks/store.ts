@@ -16,6 +16,8 @@ import type { Database, TaskTable } from '../store/tables.js';
 import type { Operation } from '../contract/types.js';
 import { ServiceError } from '../errors.js';
 import { giveCredits, takeCredits, type Payer } from '../accounts/credits.js';
+import type { Quote } from '../accounts/pricing.js';
+import type { BudgetWindow, WindowKey } from '../accounts/budgets.js';
 import { closeTaskUsage, openTaskUsage } from '../accounts/usage.js';
 import { redactRequest } from './redact.js';
 import {
@@ -36,7 +38,10 @@ export interface Submission {
   payer: Payer;
   traceId: string;
   body: Record<string, unknown>;
-  price: number;
+  /** The price, fixed now: what is charged, and refunded once if the task fails. */
+  quote: Quote;
+  /** The payer's budget windows now, which the price counts in. */
+  windows: readonly BudgetWindow[];
   deadlineMs: number;
   idempotencyKey?: string;
   /**
@@ -156,7 +161,8 @@ export class TaskStore {
           return { task: earlier, created: false };
         }
       }
-      await takeCredits(trx, spec.payer, spec.price, spec.traceId);
+      const price = spec.quote.credits;
+      const counted = await takeCredits(trx, spec.payer, spec.windows, price, spec.traceId);
       const now = Date.now();
       const body = spec.body;
       const row: TaskRow = {
@@ -168,9 +174,11 @@ export class TaskStore {
         request: JSON.stringify(redactRequest(spec.asSent ?? body)),
         response: null,
         state: 'queued',
-        credits: spec.price,
-        // Only a limited balance has credits to settle or refund.
-        credits_state: spec.price > 0 && spec.payer.credits !== null ? 'reserved' : null,
+        credits: price,
+        // Only a limited balance or a budget has credits to settle or refund.
+        credits_state: price > 0 && (!spec.payer.unlimited || counted.length > 0) ? 'reserved' : null,
+        quote: JSON.stringify(spec.quote),
+        budget_windows: counted.length > 0 ? JSON.stringify(counted) : null,
         callback_url: typeof body.callback_url === 'string' ? body.callback_url : null,
         callback_state: typeof body.callback_url === 'string' ? 'waiting' : null,
         callback_attempts: 0,
@@ -198,6 +206,7 @@ export class TaskStore {
         model: row.model,
         action: row.action,
         traceId: row.trace_id,
+        quote: price,
       });
       return { task: row, created: true };
     });
@@ -268,7 +277,7 @@ export class TaskStore {
       // Another worker finished it between the read and the move (it held the row first).
       if (!finished) return undefined;
       if (creditsState === 'refunded')
-        await giveCredits(trx, live.token_id, Number(live.credits), live.trace_id);
+        await giveCredits(trx, await payerOfTask(trx, live), Number(live.credits), live.trace_id);
       await closeTaskUsage(
         trx,
         live.trace_id,
@@ -285,6 +294,21 @@ export class TaskStore {
   async live(): Promise<{ id: string; family: string }[]> {
     return this.db.selectFrom('tasks').select(['id', 'family']).where('state', 'in', LIVE).execute();
   }
+}
+
+/** Whose balance and which budget windows a task's refund goes back to. */
+async function payerOfTask(
+  trx: Kysely<Database>,
+  task: TaskRow,
+): Promise<{ accountId: string; tokenId: string; windows: WindowKey[] }> {
+  // A token never changes accounts: the one it has now is the one that paid.
+  const token = await trx
+    .selectFrom('tokens')
+    .select('account_id')
+    .where('id', '=', task.token_id)
+    .executeTakeFirstOrThrow();
+  const windows = task.budget_windows ? (JSON.parse(task.budget_windows) as WindowKey[]) : [];
+  return { accountId: token.account_id, tokenId: task.token_id, windows };
 }
 
 // The statements of every task's life, compiled once (store/prepared-query.ts).

@@ -14,7 +14,7 @@ import type { Db } from '../store/database.js';
 import type { Metrics } from '../observe/metrics.js';
 import { queueDelivery } from '../outbox/deliveries.js';
 
-export type AlertEvent = 'channel.state_changed' | 'token.low_balance';
+export type AlertEvent = 'channel.state_changed' | 'account.low_balance' | 'budget.used_up';
 
 export interface AlertOptions {
   url?: string;

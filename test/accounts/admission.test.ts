@@ -8,11 +8,11 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Admission } from '../../src/accounts/admission.js';
 
-/** A database with one token holding `credits`, and the count of balance reads made on it. */
+/** A database with one account holding `credits`, and the count of balance reads made on it. */
 function tokenDatabase(credits: number) {
   const sqlite = new SqliteDatabase(':memory:');
-  sqlite.exec('create table tokens (id text primary key, credits integer)');
-  sqlite.prepare('insert into tokens (id, credits) values (?, ?)').run('payer', credits);
+  sqlite.exec('create table accounts (id text primary key, credits integer)');
+  sqlite.prepare('insert into accounts (id, credits) values (?, ?)').run('payer', credits);
   let reads = 0;
   const prepare = sqlite.prepare.bind(sqlite);
   vi.spyOn(sqlite, 'prepare').mockImplementation((source: string) => {
@@ -27,7 +27,7 @@ function tokenDatabase(credits: number) {
   return {
     admission: new Admission(sqlite),
     reads: () => reads,
-    setBalance: (to: number) => prepare('update tokens set credits = ?').run(to),
+    setBalance: (to: number) => prepare('update accounts set credits = ?').run(to),
   };
 }
 

@@ -33,13 +33,13 @@ async function account(on: TestServer, credits: number) {
     secret,
     balance: async () =>
       Number(
-        (await db.selectFrom('tokens').select('credits').where('id', '=', token.id).executeTakeFirst())
+        (await db.selectFrom('accounts').select('credits').where('id', '=', token.id).executeTakeFirst())
           ?.credits,
       ),
     entries: () =>
-      db.selectFrom('ledger').selectAll().where('token_id', '=', token.id).orderBy('id').execute(),
+      db.selectFrom('ledger').selectAll().where('account_id', '=', token.accountId).orderBy('id').execute(),
     holds: async () =>
-      (await db.selectFrom('holds').selectAll().where('token_id', '=', token.id).execute()).length,
+      (await db.selectFrom('holds').selectAll().where('account_id', '=', token.accountId).execute()).length,
   };
 }
 
@@ -190,7 +190,7 @@ describe('a database from before the ledger', () => {
     await migrate(old as Kysely<unknown>, '0007_usage_per_trace');
     await old
       .insertInto('tokens')
-      .values([tokenRow('a', 120), tokenRow('b', 0), tokenRow('c', null)])
+      .values([tokenRow('a', 120), tokenRow('b', 0), tokenRow('c', null)] as never)
       .execute();
     await migrate(old as Kysely<unknown>);
     const entries = await old.selectFrom('ledger').selectAll().orderBy('token_id').execute();
@@ -211,7 +211,7 @@ describe('a database from before the ledger', () => {
       await migrate(old as Kysely<unknown>, '0007_usage_per_trace');
       await old
         .insertInto('tokens')
-        .values([tokenRow('p', 75), tokenRow('q', null)])
+        .values([tokenRow('p', 75), tokenRow('q', null)] as never)
         .execute();
       await migrate(old as Kysely<unknown>);
       const entries = await old.selectFrom('ledger').selectAll().execute();

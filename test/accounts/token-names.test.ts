@@ -45,7 +45,7 @@ async function check(db: Kysely<Database>): Promise<void> {
       row('eeeeeeee-5', 'solo-ffffffff', 1),
       row('ffffffff-6', 'solo', 2),
       row('ffffffff-7', 'solo', 3),
-    ])
+    ] as never)
     .execute();
   await migrate(db as Kysely<unknown>);
   const names = await db.selectFrom('tokens').select(['id', 'name']).orderBy('id').execute();

@@ -33,7 +33,7 @@ describe.each(BACKENDS)('%s', (backend) => {
       Number(
         (
           await server.services.db
-            .selectFrom('tokens')
+            .selectFrom('accounts')
             .select('credits')
             .where('id', '=', token.id)
             .executeTakeFirst()

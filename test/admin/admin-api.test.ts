@@ -449,6 +449,7 @@ describe.each(BACKENDS)('%s', (backend) => {
         'latency_ms',
         'model',
         'operation',
+        'quote',
         'status',
         'success',
         'task_id',

@@ -386,19 +386,19 @@ describe('channel health', () => {
     await server.token({ name: 'rich', credits: 500 });
     await server.token({ name: 'poor', credits: 40 });
     const low = await until('the low-balance alert', () =>
-      alerts.find((a) => a.type === 'token.low_balance'),
+      alerts.find((a) => a.type === 'account.low_balance'),
     );
     expect(low?.data).toMatchObject({ name: 'poor', credits: 40, threshold: 100 });
     // Two more checks find it still under the threshold and raise nothing more.
     await moreOf(server, 'switchyard_balance_checks_total', '', 2);
-    expect(await queuedAlerts(server, 'token.low_balance')).toBe(1);
+    expect(await queuedAlerts(server, 'account.low_balance')).toBe(1);
 
     await admin(server, 'POST', '/tokens/poor/credits', { delta: 100 });
     // A whole check after the top-up forgets the alert, so that the next fall alerts again.
     await moreOf(server, 'switchyard_balance_checks_total', '', 2);
     await admin(server, 'POST', '/tokens/poor/credits', { delta: -130 });
-    await until('the second alert', () => alerts.filter((a) => a.type === 'token.low_balance').length === 2);
-    expect(alerts.filter((a) => a.type === 'token.low_balance').map((a) => a.data.credits)).toEqual([40, 10]);
+    await until('the second alert', () => alerts.filter((a) => a.type === 'account.low_balance').length === 2);
+    expect(alerts.filter((a) => a.type === 'account.low_balance').map((a) => a.data.credits)).toEqual([40, 10]);
     expect(alerts.some((a) => a.data.name === 'rich')).toBe(false);
   });
 

@@ -54,6 +54,7 @@ describe.each(BACKENDS)('%s', (backend: Backend) => {
       .insertInto('ledger')
       .values({
         id: 'old-entry',
+        account_id: 'a',
         token_id: 'a',
         kind: 'topup',
         delta: 5,

@@ -177,6 +177,6 @@ describe('channels', () => {
     const paying = new OpenAI({ baseURL: `${server.url}/chatmodel`, apiKey: secret, maxRetries: 0 });
     await paying.chat.completions.create({ model: 'chatmodel-4o', messages: user('a b c'), max_tokens: 10 });
     // 3 prompt tokens at 1 per 1000 and 3 completion tokens at 2 per 1000: 1 credit, rounded up.
-    expect((await server.services.tokens.get(record.id))?.credits).toBe(99);
+    expect(await server.services.tokens.balance(record.id)).toBe(99);
   });
 });

@@ -19,7 +19,7 @@ describe.each(BACKENDS)('%s', (backend) => {
 
   async function balance(secret: string): Promise<number | null> {
     const [token] = (await server.services.tokens.list()).filter((t) => t.name === secret);
-    return token?.credits ?? null;
+    return token ? ((await server.services.tokens.balance(token.id)) ?? null) : null;
   }
 
   describe('credits', () => {

@@ -88,12 +88,13 @@ describe('/mcp on two nodes', () => {
     );
     await expect(running).rejects.toThrow(/abort/i);
     const until = Date.now() + 10_000;
-    let token;
+    const token = (await nodes[1]!.services.tokens.list()).find((t) => t.name === 'mcp-nodes-cancel')!;
+    let balance;
     do {
       await new Promise((r) => setTimeout(r, 50));
-      token = (await nodes[1]!.services.tokens.list()).find((t) => t.name === 'mcp-nodes-cancel')!;
-    } while (token.credits !== 50 && Date.now() < until);
-    expect(token.credits).toBe(50);
+      balance = await nodes[1]!.services.tokens.balance(token.id);
+    } while (balance !== 50 && Date.now() < until);
+    expect(balance).toBe(50);
     const { rows } = await nodes[1]!.services.admin.tasks.list({ limit: 1, tokenId: token.id });
     expect(rows[0]).toMatchObject({ state: 'failed', error: { code: 'cancelled' } });
     const [submitted] = routes.filter((r) => r.method === 'tools/call');

@@ -31,9 +31,9 @@ export const EXPIRY_NOTE = 'the request ended without being answered';
 
 export async function booksOf(db: Db, tokenId: string): Promise<Books> {
   const [token, entries, holds] = await Promise.all([
-    db.selectFrom('tokens').select('credits').where('id', '=', tokenId).executeTakeFirstOrThrow(),
-    db.selectFrom('ledger').selectAll().where('token_id', '=', tokenId).execute(),
-    db.selectFrom('holds').select('trace_id').where('token_id', '=', tokenId).execute(),
+    db.selectFrom('accounts').select('credits').where('id', '=', tokenId).executeTakeFirstOrThrow(),
+    db.selectFrom('ledger').selectAll().where('account_id', '=', tokenId).execute(),
+    db.selectFrom('holds').select('trace_id').where('account_id', '=', tokenId).execute(),
   ]);
   const byTrace = new Map<string, TraceCredits>();
   for (const entry of entries) {

@@ -142,7 +142,7 @@ describe('crash recovery', () => {
     for (const id of ids.values()) expect(delivered.get(id) ?? 0).toBeGreaterThanOrEqual(1);
     expect(unverified).toBe(0);
     const balance = await db
-      .selectFrom('tokens')
+      .selectFrom('accounts')
       .select('credits')
       .where('id', '=', created.token.id)
       .executeTakeFirst();

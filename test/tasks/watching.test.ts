@@ -123,7 +123,8 @@ describe.each(BACKENDS)('%s', (backend) => {
         payer,
         traceId: randomUUID(),
         body: { ...generate('sleep=10'), model: 'tune-v4' },
-        price: 0,
+        quote: { credits: 0, basis: '0 per request' },
+        windows: [],
         deadlineMs: Date.now() + 60_000,
       });
       await server.services.taskStore.begin(task.id);

@@ -1,23 +1,23 @@
 /**
  * The credits of synchronous requests, by group commit: holds, settlements and charges are queued
  * here into batches, each decided in memory (decide.ts) and written in one transaction (write.ts).
- * What arrives while a batch is being written waits for the next one. In a batch the token rows
- * are locked and read, every op decided in arrival order (a hold or a charge the balance cannot
- * cover is refused, so no balance goes below zero), then one balance write per token, the ledger
- * entries and the hold rows in a statement each. A request learns its outcome only once its batch
+ * What arrives while a batch is being written waits for the next one. In a batch the account rows
+ * and budget windows are locked and read, every op decided in arrival order (a hold or a charge
+ * the balance or a window cannot cover is refused, so no balance goes below zero), then one
+ * balance write per account and per window, the ledger entries and the hold rows. A request learns its outcome only once its batch
  * committed: an answer is sent after its charge is durable, so a crash never leaves a sent answer
  * uncharged. A settlement deletes its hold row first, so each hold is given back at most once; a
  * hold that was never settled (its process died) is refunded by `expire` once it is older than
  * any request runs.
  */
 import type { Db } from '../../store/database.js';
-import type { Op } from './decide.js';
+import type { Op, Refusal, Spender } from './decide.js';
 import type { BatchWriter } from './write.js';
 import { changeBalance } from '../ledger.js';
 import { Batching } from '../../store/batching.js';
 
 interface Pending {
-  resolve: (held: boolean) => void;
+  resolve: (refused: Refusal | undefined) => void;
   reject: (error: unknown) => void;
 }
 
@@ -38,24 +38,24 @@ export class CreditBatches {
     private readonly write: BatchWriter,
   ) {}
 
-  /** Holds `amount`; false when the balance cannot cover it. */
-  hold(tokenId: string, amount: number, traceId: string): Promise<boolean> {
+  /** Holds `amount`; answers why not when the balance or a window cannot cover it. */
+  hold(spender: Spender, amount: number, traceId: string): Promise<Refusal | undefined> {
     return new Promise((resolve, reject) =>
-      this.push({ kind: 'hold', tokenId, amount, traceId, resolve, reject }),
+      this.push({ ...spender, kind: 'hold', amount, traceId, resolve, reject }),
     );
   }
 
-  /** Takes `amount` for a request that held nothing (admission.ts); false when not covered. */
-  charge(tokenId: string, amount: number, traceId: string): Promise<boolean> {
+  /** Takes `amount` for a request that held nothing (admission.ts); answers why not when not covered. */
+  charge(spender: Spender, amount: number, traceId: string): Promise<Refusal | undefined> {
     return new Promise((resolve, reject) =>
-      this.push({ kind: 'charge', tokenId, amount, traceId, resolve, reject }),
+      this.push({ ...spender, kind: 'charge', amount, traceId, resolve, reject }),
     );
   }
 
   /** Ends the hold of `traceId`, giving `refund` of it back. */
-  async settle(tokenId: string, traceId: string, refund: number): Promise<void> {
+  async settle(spender: Spender, traceId: string, refund: number): Promise<void> {
     await new Promise((resolve, reject) =>
-      this.push({ kind: 'settle', tokenId, refund, traceId, resolve, reject }),
+      this.push({ ...spender, kind: 'settle', refund, traceId, resolve, reject }),
     );
   }
 
@@ -72,7 +72,9 @@ export class CreditBatches {
         .returningAll()
         .execute();
       for (const hold of stale) {
+        // The windows the hold counted in are not known here: they keep its use.
         await changeBalance(trx, {
+          accountId: hold.account_id,
           tokenId: hold.token_id,
           kind: 'refund',
           delta: Number(hold.amount),

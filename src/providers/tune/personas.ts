@@ -11,7 +11,7 @@ import { badRequest } from '../../errors.js';
 import { fetchInput, type MediaSources } from '../../net/media.js';
 import type { Call } from '../index.js';
 import type { MusicLibrary, Persona, Song } from './library.js';
-import { MAX_SONG_SECONDS } from './models.js';
+import { MAX_SONG_SECONDS } from '../../contract/tune-models.js';
 
 const STEM_BYTES = 400 * 1024 * 1024;
 

@@ -21,7 +21,7 @@ import type { Job } from '../index.js';
 import { stableSeed, stableUuid } from '../ids.js';
 import { followed, Parts } from '../progress.js';
 import type { MusicItem, MusicLibrary, Song, Sound } from './library.js';
-import { DEFAULT_MODEL, MAX_SONG_SECONDS, maxSecondsOf } from './models.js';
+import { DEFAULT_MODEL, MAX_SONG_SECONDS, maxSecondsOf } from '../../contract/tune-models.js';
 
 /** Uploads (DECISIONS section 7) and the engine's own stems, read back losslessly. */
 const AUDIO_BYTES = 50 * 1024 * 1024;

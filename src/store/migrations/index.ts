@@ -22,6 +22,7 @@ import { migration as m0015 } from './0015_console_sessions.js';
 import { migration as m0016 } from './0016_lean_holds.js';
 import { migration as m0017 } from './0017_audit_actor_id.js';
 import { migration as m0018 } from './0018_redemption_codes.js';
+import { migration as m0019 } from './0019_accounts.js';
 
 const migrations: Record<string, Migration> = {
   '0001_tokens_usage_tasks': m0001,
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0016_lean_holds': m0016,
   '0017_audit_actor_id': m0017,
   '0018_redemption_codes': m0018,
+  '0019_accounts': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

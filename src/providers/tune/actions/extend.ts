@@ -8,7 +8,7 @@ import { durationOf, type SongSpec, type Stems } from '../../../engines/audio/in
 import { badRequest } from '../../../errors.js';
 import type { Lyricist } from '../lyricist.js';
 import type { MusicItem, Song } from '../library.js';
-import { MAX_SONG_SECONDS } from '../models.js';
+import { MAX_SONG_SECONDS } from '../../../contract/tune-models.js';
 import type { Made, Studio, Words } from '../studio.js';
 import { madeFrom, specOf } from './generate.js';
 import { voiceOf } from './voice.js';
