@@ -451,7 +451,7 @@ export const ConfigSchema = Closed({
         Type.Integer({
           minimum: 0,
           description:
-            'a token whose balance falls under this many credits raises one alert (again only after it rose back to it or above); none when absent',
+            'an account whose balance falls under this many credits raises one alert (again only after it rose back to it or above), unless the account sets its own `low_balance`; none when absent',
         }),
       ),
       balance_check_seconds: Type.Number({

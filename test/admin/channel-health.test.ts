@@ -397,9 +397,40 @@ describe('channel health', () => {
     // A whole check after the top-up forgets the alert, so that the next fall alerts again.
     await moreOf(server, 'switchyard_balance_checks_total', '', 2);
     await admin(server, 'POST', '/tokens/poor/credits', { delta: -130 });
-    await until('the second alert', () => alerts.filter((a) => a.type === 'account.low_balance').length === 2);
-    expect(alerts.filter((a) => a.type === 'account.low_balance').map((a) => a.data.credits)).toEqual([40, 10]);
+    await until(
+      'the second alert',
+      () => alerts.filter((a) => a.type === 'account.low_balance').length === 2,
+    );
+    expect(alerts.filter((a) => a.type === 'account.low_balance').map((a) => a.data.credits)).toEqual([
+      40, 10,
+    ]);
     expect(alerts.some((a) => a.data.name === 'rich')).toBe(false);
+  });
+
+  it("alerts on an account's own low-balance line and once per used-up budget window", async () => {
+    const server = await start(3600, { 'alerts.balance_check_seconds': 0.1, prices: { 'serp.web': 1 } });
+    await admin(server, 'POST', '/accounts', {
+      name: 'metered',
+      credits: 60,
+      low_balance: 58,
+      budgets: [{ credits: 3, period: 'day' }],
+    });
+    const key = (
+      (await admin(server, 'POST', '/tokens', { name: 'metered-key', account: 'metered' })) as {
+        token: string;
+      }
+    ).token;
+    for (let i = 0; i < 3; i += 1)
+      expect((await server.post('/serp/web', { query: 'x' }, key)).status).toBe(200);
+    const used = await until('the used-up alert', () => alerts.find((a) => a.type === 'budget.used_up'));
+    expect(used?.data).toMatchObject({ name: 'account metered', period: 'day', credits: 3, used: 3 });
+    const low = await until('the low-balance alert', () =>
+      alerts.find((a) => a.type === 'account.low_balance' && a.data.name === 'metered'),
+    );
+    expect(low?.data).toMatchObject({ credits: 57, threshold: 58 });
+    // Later checks find the same window used up and raise nothing more.
+    await moreOf(server, 'switchyard_balance_checks_total', '', 2);
+    expect(await queuedAlerts(server, 'budget.used_up')).toBe(1);
   });
 
   it('refuses an alert webhook without its secret, and a secret that is not one, naming the key', () => {
