@@ -9,6 +9,11 @@ type Price =
       models?: Record<string, number>;
       actions?: Record<string, number>;
       per_1k_tokens?: { prompt: number; completion: number };
+      per_1k?: { input: number; output: number; cached?: number };
+      per_second?: Record<string, number>;
+      per_song?: number;
+      per_minute?: number;
+      per_image?: number;
     };
 
 interface Settings {
@@ -23,6 +28,16 @@ function describe(price: Price): string {
     parts.push(
       `+ ${price.per_1k_tokens.prompt} per 1k prompt tokens, ${price.per_1k_tokens.completion} per 1k completion tokens`,
     );
+  if (price.per_1k)
+    parts.push(
+      `+ per 1k tokens: ${price.per_1k.input} input, ${price.per_1k.cached ?? price.per_1k.input} cached, ${price.per_1k.output} output`,
+    );
+  const bands = Object.entries(price.per_second ?? {});
+  if (bands.length > 0)
+    parts.push(`+ per second: ${bands.map(([band, rate]) => `${band} ${rate}`).join(', ')}`);
+  if (price.per_song !== undefined) parts.push(`+ ${price.per_song} per song`);
+  if (price.per_minute !== undefined) parts.push(`+ ${price.per_minute} per minute`);
+  if (price.per_image !== undefined) parts.push(`+ ${price.per_image} per image`);
   for (const [model, credits] of Object.entries(price.models ?? {})) parts.push(`${model}: ${credits}`);
   for (const [action, credits] of Object.entries(price.actions ?? {})) parts.push(`${action}: ${credits}`);
   return parts.join(' · ');
