@@ -359,6 +359,15 @@ describe('the console in a browser', () => {
     await form.getByRole('button', { name: 'Make codes' }).click();
     const codes = ((await page.locator('[data-secret]').first().textContent()) as string).split('\n');
     expect(codes).toHaveLength(2);
+    // The codes are kept as hashes: the file saved now is their one copy.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV' }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('batch,code');
+    expect(csv.slice(1).map((line) => line.split(',')[1])).toEqual(codes);
+    expect(download.suggestedFilename()).toMatch(/^codes-.+\.csv$/);
     const { secret: client } = await server.services.tokens.create({ name: 'fair-visitor', credits: 0 });
     const redeemed = await fetch(`${server.url}/v1/account/redeem`, {
       method: 'POST',

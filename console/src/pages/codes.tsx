@@ -32,6 +32,15 @@ interface BatchRow {
 /** A date input's day as the end of that day, local time, in ISO 8601. */
 const endOfDay = (day: string) => new Date(`${day}T23:59:59`).toISOString();
 
+/**
+ * The batch's codes as a CSV file (batch, code), made in the page from the answer that carried
+ * them: the server keeps hashes only, so this is the one time they can be saved.
+ */
+function csvLink(batch: string, codes: string[]): string {
+  const lines = ['batch,code', ...codes.map((code) => `${batch},${code}`)];
+  return `data:text/csv;charset=utf-8,${encodeURIComponent(`${lines.join('\r\n')}\r\n`)}`;
+}
+
 export function Codes() {
   const list = useLoad(() => get<Page<BatchRow>>('/codes'), []);
   const [credits, setCredits] = useState('500');
@@ -112,6 +121,13 @@ export function Codes() {
         {make.result && (
           <div class="created" role="status">
             <Secret label={`${make.result.codes.length} codes`} value={make.result.codes.join('\n')} />
+            <a
+              class="button"
+              download={`codes-${make.result.batch}.csv`}
+              href={csvLink(make.result.batch, make.result.codes)}
+            >
+              Download CSV
+            </a>
           </div>
         )}
       </Section>
