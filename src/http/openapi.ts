@@ -159,16 +159,30 @@ function sidePaths(): Record<string, Record<string, unknown>> {
       },
     },
   });
-  paths['/v1/account'] = account("The calling token's balance, limits and what it spent today", {
-    name: 'acme',
-    balance: 4500,
-    unlimited: false,
-    operations: null,
-    rate_per_second: 20,
-    concurrency: 8,
-    expires_at: null,
-    spent_today: 120,
-  });
+  paths['/v1/account'] = account(
+    "The calling token's account balance, budgets, limits and what it spent today",
+    {
+      name: 'acme',
+      account: 'acme-corp',
+      balance: 4500,
+      unlimited: false,
+      budgets: [
+        {
+          owner: 'account',
+          period: 'day',
+          credits: 500,
+          used: 120,
+          remaining: 380,
+          resets_at: '2026-11-27T00:00:00.000Z',
+        },
+      ],
+      operations: null,
+      rate_per_second: 20,
+      concurrency: 8,
+      expires_at: null,
+      spent_today: 120,
+    },
+  );
   paths['/v1/account/usage'] = account(
     "The calling token's usage rows (grouped as the admin API's usage)",
     {
@@ -190,12 +204,13 @@ function sidePaths(): Record<string, Record<string, unknown>> {
     prices: {
       'serp.web': 1,
       'tune.audios': { default: 10, actions: { concat: 2, stems: 5, all_stems: 8 } },
-      'chat.chatmodel': { default: 0, per_1k_tokens: { prompt: 1, completion: 2 } },
+      'dance.videos': { default: 0, per_second: { '480p': 1, '720p': 2, '1080p': 4 } },
+      'chat.chatmodel': { default: 0, per_1k: { input: 1, output: 2, cached: 0.25 } },
     },
   });
   paths['/v1/account/redeem'] = {
     post: {
-      summary: "Redeem a code onto the calling token's balance",
+      summary: "Redeem a code onto the balance of the calling token's account",
       tags: ['account'],
       requestBody: { required: true, content: { 'application/json': { schema: plain(RedeemBody) } } },
       responses: {
