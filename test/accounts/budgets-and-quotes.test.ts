@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { BACKENDS } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { testProviders } from '../support/test-capability.js';
+import { jsonCall } from '../support/json-call.js';
 import type { Price } from '../../src/config/schema.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -40,17 +41,8 @@ describe.each(BACKENDS)('%s', (backend) => {
     vi.useRealTimers();
   });
 
-  async function call(method: string, path: string, token: string, body?: unknown) {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    jsonCall(server.url, method, path, token, body);
 
   it('refuses past a budget window, naming it and its reset, and lets the next window spend', async () => {
     // 23:00 in Shanghai: the day ends in an hour, the month on 1 December at 00:00 there.

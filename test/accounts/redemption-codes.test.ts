@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKENDS } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { testProviders } from '../support/test-capability.js';
+import { jsonCall } from '../support/json-call.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -24,17 +25,8 @@ describe.each(BACKENDS)('%s', (backend) => {
   });
   afterAll(() => server?.close());
 
-  async function call(method: string, path: string, token: string, body?: unknown) {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    jsonCall(server.url, method, path, token, body);
 
   const codesOf = async (spec: Record<string, unknown>) => {
     const made = await call('POST', `${BASE}/codes`, admin, spec);

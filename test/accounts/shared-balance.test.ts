@@ -8,24 +8,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKENDS, provisionShared, type Provisioned } from '../support/backends.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { testProviders } from '../support/test-capability.js';
+import { jsonCall } from '../support/json-call.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const BASE = '/admin/api/v1';
 /** Every request may run at once: the per-token defaults (50/s, 16 at a time) would refuse them. */
 const UNLIMITED_RATES = { 'tokens.default_rate_per_second': null, 'tokens.default_concurrency': null };
-
-async function call(url: string, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 describe.each(BACKENDS)('%s', (backend) => {
   let shared: Provisioned | undefined;
@@ -52,7 +41,7 @@ describe.each(BACKENDS)('%s', (backend) => {
   });
 
   const adminCall = (method: string, path: string, body?: unknown) =>
-    call(nodes[0]!.url, method, `${BASE}${path}`, admin, body);
+    jsonCall(nodes[0]!.url, method, `${BASE}${path}`, admin, body);
 
   async function tokensOf(account: string, count: number): Promise<string[]> {
     const secrets: string[] = [];
@@ -74,7 +63,7 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect(second.status).toBe(400);
     const answers = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
-        call(nodes[i % nodes.length]!.url, 'POST', '/serp/web', keys[i % 3]!, { query: `q${i}` }),
+        jsonCall(nodes[i % nodes.length]!.url, 'POST', '/serp/web', keys[i % 3]!, { query: `q${i}` }),
       ),
     );
     const statuses = answers.map((a) => a.status);
@@ -102,7 +91,7 @@ describe.each(BACKENDS)('%s', (backend) => {
     expect([...spenders].sort()).toEqual(['acme-key0', 'acme-key1', 'acme-key2']);
     // Every token sees the account's balance, the one it spends.
     for (const key of keys) {
-      const own = await call(nodes[0]!.url, 'GET', '/v1/account', key);
+      const own = await jsonCall(nodes[0]!.url, 'GET', '/v1/account', key);
       expect(own.body).toMatchObject({ account: 'acme', balance: 0, unlimited: false });
     }
   });
@@ -114,7 +103,7 @@ describe.each(BACKENDS)('%s', (backend) => {
     const [code] = batch.body.codes as string[];
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        call(nodes[i % nodes.length]!.url, 'POST', '/v1/account/redeem', keys[i % 20]!, { code }),
+        jsonCall(nodes[i % nodes.length]!.url, 'POST', '/v1/account/redeem', keys[i % 20]!, { code }),
       ),
     );
     const statuses = answers.map((a) => a.status);
