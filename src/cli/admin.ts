@@ -16,7 +16,10 @@ import { timeOf } from '../admin/values.js';
 import { ServiceError } from '../errors.js';
 import { table } from './table.js';
 
-async function withAdmin<T>(configFile: string | undefined, work: (admin: Admin) => Promise<T>): Promise<T> {
+export async function withAdmin<T>(
+  configFile: string | undefined,
+  work: (admin: Admin) => Promise<T>,
+): Promise<T> {
   const config = loadConfig({ file: configFile });
   // The admin layer and the channels it reports on load with these commands only: every other
   // command starts without them, a tenth of a second sooner.
@@ -50,11 +53,11 @@ async function withAdmin<T>(configFile: string | undefined, work: (admin: Admin)
   }
 }
 
-function print(json: boolean, value: unknown, text: () => string): void {
+export function print(json: boolean, value: unknown, text: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : text());
 }
 
-function number(flag: string, integer: boolean, min = 0) {
+export function number(flag: string, integer: boolean, min = 0) {
   return (text: string) => {
     const value = Number(text);
     if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value)))

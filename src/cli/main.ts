@@ -10,6 +10,7 @@ import { tokenCommands } from './token.js';
 import { searchCommands } from './search.js';
 import { identityCommands } from './identity.js';
 import { adminCommands } from './admin.js';
+import { accountCommands } from './accounts.js';
 
 const program = new Command('switchyard')
   .description('Self-hosted search, video, music, chat, QR art and ID-card API')
@@ -38,6 +39,7 @@ program
   .action(async (flags: { config?: string }) => (await server()).work(flags));
 
 program.addCommand(tokenCommands(configOption));
+program.addCommand(accountCommands(configOption));
 program.addCommand(searchCommands(configOption));
 program.addCommand(identityCommands(configOption));
 for (const command of adminCommands(configOption)) program.addCommand(command);
