@@ -96,7 +96,7 @@ describe.each(BACKENDS)('%s', (backend) => {
         actor_id: null,
         action: 'token.create',
         target: 'acme',
-        detail: { id: created.id, role: 'client', credits: 5 },
+        detail: { id: created.id, role: 'client', account: 'acme', credits: 5 },
       },
       {
         actor: 'cli',
