@@ -21,6 +21,8 @@ export interface TokenRow {
   id: string;
   name: string;
   role: 'client' | 'admin' | 'viewer';
+  /** The account whose balance it spends, by name. */
+  account: string;
   operations: string[] | null;
   rate_per_second: number;
   concurrency: number;
@@ -74,6 +76,7 @@ export function Tokens() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Role</th>
+                <th scope="col">Account</th>
                 <th scope="col">Balance</th>
                 <th scope="col">Spent</th>
                 <th scope="col">Limits</th>
@@ -96,6 +99,7 @@ export function Tokens() {
                     </button>
                   </td>
                   <td>{t.role}</td>
+                  <td>{t.account}</td>
                   <td data-balance={t.name}>{t.unlimited ? 'unlimited' : num(t.balance)}</td>
                   <td>{num(t.spent)}</td>
                   <td>{t.role === 'admin' ? '—' : `${t.rate_per_second}/s · ${t.concurrency} at once`}</td>
