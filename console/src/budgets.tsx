@@ -32,7 +32,13 @@ export const rulesOf = (draft: BudgetDraft) =>
 export const windowText = (w: WindowRow) =>
   `${num(w.used)} / ${num(w.credits)} per ${w.period}, resets ${when(w.resets_at)}`;
 
-export function BudgetFields({ draft, onChange }: { draft: BudgetDraft; onChange: (draft: BudgetDraft) => void }) {
+export function BudgetFields({
+  draft,
+  onChange,
+}: {
+  draft: BudgetDraft;
+  onChange: (draft: BudgetDraft) => void;
+}) {
   return (
     <fieldset class="groups budgets">
       <legend>Budgets</legend>

@@ -398,13 +398,19 @@ describe('the console in a browser', () => {
     await expect.poll(() => form.getByRole('alert').textContent()).toContain('harbour-co');
     for (const problem of laptop.takeProblems()) expect(problem).toMatch(/409/); // the browser logs it
 
-    // A token made over the API for this account shows on the account and on Tokens.
-    const made = await fetch(`${server.url}/admin/api/v1/tokens`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'harbour-app', account: 'harbour-co' }),
-    });
-    expect(made.status).toBe(201);
+    // A token made on Tokens for this account spends its balance, and Tokens names its account.
+    await open(page, 'tokens', 'Tokens');
+    const newToken = page.getByRole('region', { name: 'New token' });
+    await newToken.getByLabel('Name').fill('harbour-app');
+    await newToken.getByLabel(/^Account/).fill('harbour-co');
+    await newToken.getByRole('button', { name: 'Create token' }).click();
+    await page.locator('[data-secret]').first().waitFor();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'harbour-app' }).locator('td').nth(2).textContent())
+      .toBe('harbour-co');
+    expect(await page.locator('[data-balance="harbour-app"]').textContent()).toBe('1,000');
+
+    await open(page, 'accounts', 'Accounts');
     await page.getByLabel('Search by name').fill('harbour');
     await expect.poll(() => row.locator('td').nth(3).textContent()).toBe('1');
     await row.getByRole('button', { name: 'harbour-co' }).click();
@@ -440,11 +446,6 @@ describe('the console in a browser', () => {
     ]);
     expect(saved.low_balance).toBe(100);
 
-    // The Tokens page names each token's account.
-    await open(page, 'tokens', 'Tokens');
-    await expect
-      .poll(() => page.getByRole('row').filter({ hasText: 'harbour-app' }).locator('td').nth(2).textContent())
-      .toBe('harbour-co');
     expectClean(laptop);
 
     // A viewer sees the account and is refused a change, beside the form it used.

@@ -3,7 +3,7 @@
  * unlimited, budgets, a low-balance line), and for one account: its tokens, its budgets, a top-up
  * or deduction with a note, and its ledger.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { get, patch, post, query, type Page } from '../api';
 import { BudgetFields, draftOf, rulesOf, Windows, type WindowRow } from '../budgets';
 import {
@@ -150,12 +150,21 @@ function NewAccount({ onCreated }: { onCreated: () => void }) {
             />
           </Field>
           <label class="check">
-            <input type="checkbox" checked={unlimited} onChange={(e) => setUnlimited(e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={unlimited}
+              onChange={(e) => setUnlimited(e.currentTarget.checked)}
+            />
             Unlimited (no balance; budgets still apply)
           </label>
         </div>
         <Field label="Low-balance line" hint="an alert when the balance falls under it; empty: the server's">
-          <input type="number" min={0} value={lowBalance} onInput={(e) => setLowBalance(e.currentTarget.value)} />
+          <input
+            type="number"
+            min={0}
+            value={lowBalance}
+            onInput={(e) => setLowBalance(e.currentTarget.value)}
+          />
         </Field>
         <BudgetFields draft={budgets} onChange={setBudgets} />
         <div class="actions">
@@ -183,7 +192,9 @@ function AccountDetail({ account, onChanged }: { account: AccountRow; onChanged:
   const [delta, setDelta] = useState('');
   const [note, setNote] = useState('');
   const [budgets, setBudgets] = useState(draftOf(account.budgets));
-  const [lowBalance, setLowBalance] = useState(account.low_balance === null ? '' : String(account.low_balance));
+  const [lowBalance, setLowBalance] = useState(
+    account.low_balance === null ? '' : String(account.low_balance),
+  );
   const [unlimited, setUnlimited] = useState(account.unlimited);
   const topUp = useAction(() =>
     post<{ balance: number }>(`${path}/credits`, { delta: Number(delta), ...(note ? { note } : {}) }),
@@ -200,6 +211,9 @@ function AccountDetail({ account, onChanged }: { account: AccountRow; onChanged:
     ledger.reload();
   };
   const rows = ledger.data?.rows ?? [];
+  // The detail is drawn below the whole list: brought into view, or on a phone a tap on a name
+  // would seem to do nothing.
+  useEffect(() => document.getElementById('account-detail')?.scrollIntoView({ block: 'start' }), []);
 
   return (
     <Section title={`Account ${account.name}`} id="account-detail">
@@ -252,7 +266,11 @@ function AccountDetail({ account, onChanged }: { account: AccountRow; onChanged:
             />
           </Field>
           <label class="check">
-            <input type="checkbox" checked={unlimited} onChange={(e) => setUnlimited(e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={unlimited}
+              onChange={(e) => setUnlimited(e.currentTarget.checked)}
+            />
             Unlimited credits
           </label>
           <ErrorNote error={save.error} />
