@@ -1,10 +1,11 @@
 /**
  * Screenshots of every console page, at a laptop's width and a phone's, into docs/console/
- * (`npm run console:screenshots`, after `make setup`). A fresh server gets a few tokens,
- * searches, a QR art task, a song, an enrolled identity and batches of redemption codes, so that the pages show what an
- * operator sees on a server in use; the Playground runs the song and the QR art itself. Before
- * any of that, the Tasks page's empty state; after it, a deduction the balance cannot cover,
- * refused beside its form (`tasks-empty-*`, `tokens-refused-*`).
+ * (`npm run console:screenshots`, after `make setup`). A fresh server gets a few tokens, an
+ * account with budgets and two tokens, searches, a QR art task, a song, an enrolled identity and
+ * batches of redemption codes, so that the pages show what an operator sees on a server in use;
+ * the Playground runs the song and the QR art itself. Before any of that, the Tasks page's empty
+ * state; after it, a deduction the balance cannot cover, refused beside its form, and a viewer's
+ * top-up of an account, refused (`tasks-empty-*`, `tokens-refused-*`, `accounts-viewer-*`).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ const WIDTHS = { laptop: { width: 1366, height: 860 }, phone: { width: 390, heig
 const PAGES = [
   'overview',
   'tokens',
+  'accounts',
   'usage',
   'requests',
   'tasks',
@@ -29,6 +31,7 @@ const PAGES = [
 mkdirSync(OUT, { recursive: true });
 const server = await startServer();
 const admin = await server.token({ name: 'ops', role: 'admin' });
+const viewer = await server.token({ name: 'auditor', role: 'viewer' });
 const browser = await launchBrowser();
 
 async function signedIn(viewport: { width: number; height: number }) {
@@ -39,8 +42,8 @@ async function signedIn(viewport: { width: number; height: number }) {
   return { context, page };
 }
 
-async function signIn(page: Awaited<ReturnType<typeof signedIn>>['page']): Promise<void> {
-  await page.getByLabel('Admin token').fill(admin);
+async function signIn(page: Awaited<ReturnType<typeof signedIn>>['page'], token = admin): Promise<void> {
+  await page.getByLabel('Admin token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Console' }).waitFor();
 }
@@ -73,6 +76,20 @@ for (const query of ['search channels', 'credits ledger', 'music engine', 'qr ar
   await server.post('/serp/web', { query }, acme);
 }
 await server.post('/serp/web', { query: '' }, acme);
+await api('POST', '/accounts', {
+  name: 'harbour-co',
+  credits: 20000,
+  budgets: [
+    { period: 'day', credits: 500 },
+    { period: 'month', credits: 8000 },
+  ],
+  low_balance: 1000,
+});
+const harbour = (await api('POST', '/tokens', { name: 'harbour-app', account: 'harbour-co' }))
+  .token as string;
+await api('POST', '/tokens', { name: 'harbour-batch', account: 'harbour-co' });
+await api('POST', '/accounts/harbour-co/credits', { delta: 5000, note: 'invoice 118' });
+for (const query of ['tide tables', 'harbour pilots']) await server.post('/serp/web', { query }, harbour);
 await server.post('/qrart/tasks', { content: 'https://example.com', prompt: 'a forest at dawn' }, acme);
 await server.post(
   '/tune/audios',
@@ -120,6 +137,7 @@ try {
       await page.locator('#page-title').waitFor();
       await page.waitForLoadState('networkidle');
       if (id === 'tokens') await page.getByRole('button', { name: 'acme' }).click();
+      if (id === 'accounts') await page.getByRole('button', { name: 'harbour-co' }).click();
       if (id === 'tasks') await page.locator('tr[data-task] button').first().click();
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: `${OUT}${id}-${name}.png`, fullPage: name === 'laptop' });
@@ -139,6 +157,19 @@ try {
     await credits.getByRole('alert').waitFor();
     await credits.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${OUT}tokens-refused-${name}.png` });
+    await context.close();
+  }
+  for (const [name, viewport] of Object.entries(WIDTHS)) {
+    const { context, page } = await signedIn(viewport);
+    await signIn(page, viewer);
+    await page.goto(`${server.url}/console/accounts`);
+    await page.getByRole('button', { name: 'harbour-co' }).click();
+    const credits = page.getByRole('form', { name: 'Credits' });
+    await credits.getByLabel('Credits to add').fill('1000');
+    await credits.getByRole('button', { name: 'Apply' }).click();
+    await credits.getByRole('alert').waitFor();
+    await credits.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${OUT}accounts-viewer-${name}.png` });
     await context.close();
   }
 } finally {

@@ -9,6 +9,7 @@ import { BASE, go, usePage } from './router';
 import { SignIn } from './sign-in';
 import { Overview } from './pages/overview';
 import { Tokens } from './pages/tokens';
+import { Accounts } from './pages/accounts';
 import { Usage } from './pages/usage';
 import { Requests } from './pages/requests';
 import { Tasks } from './pages/tasks';
@@ -21,6 +22,7 @@ import { Settings } from './pages/settings';
 const PAGES = [
   ['overview', 'Overview', Overview],
   ['tokens', 'Tokens', Tokens],
+  ['accounts', 'Accounts', Accounts],
   ['usage', 'Usage', Usage],
   ['requests', 'Requests', Requests],
   ['tasks', 'Tasks', Tasks],

@@ -17,6 +17,7 @@ import { accessibilityViolations, launchBrowser, watchedPage, type WatchedPage }
 const PAGES = [
   ['overview', 'Overview'],
   ['tokens', 'Tokens'],
+  ['accounts', 'Accounts'],
   ['usage', 'Usage'],
   ['requests', 'Requests'],
   ['tasks', 'Tasks'],
@@ -386,6 +387,95 @@ describe('the console in a browser', () => {
     await expect.poll(() => batches.locator('tbody tr').first().textContent()).toContain('disabled');
     laptop.takeProblems();
     expect(laptop.outside).toEqual([]);
+  });
+
+  it('creates an account with a budget, tops it up and edits its budgets, with its ledger; a viewer is refused a change', async () => {
+    await open(page, 'accounts', 'Accounts');
+    const form = page.getByRole('region', { name: 'New account' });
+    await form.getByLabel('Name').fill('harbour-co');
+    await form.getByLabel('Opening credits').fill('1000');
+    await form.getByLabel('Credits per day').fill('200');
+    await form.getByLabel('Low-balance line').fill('100');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => form.getByRole('status').textContent()).toBe('Account harbour-co created.');
+    const accounts = page.getByRole('table', { name: 'Accounts' });
+    const row = accounts.getByRole('row').filter({ hasText: 'harbour-co' });
+    await expect.poll(() => page.locator('[data-balance="harbour-co"]').textContent()).toBe('1,000');
+    await expect.poll(() => row.textContent()).toMatch(/0 \/ 200 per day, resets /);
+    // A name taken is refused beside the form, with the server's reason.
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('harbour-co');
+    for (const problem of laptop.takeProblems()) expect(problem).toMatch(/409/); // the browser logs it
+
+    // A token made on Tokens for this account spends its balance, and Tokens names its account.
+    await open(page, 'tokens', 'Tokens');
+    const newToken = page.getByRole('region', { name: 'New token' });
+    await newToken.getByLabel('Name').fill('harbour-app');
+    await newToken.getByLabel(/^Account/).fill('harbour-co');
+    await newToken.getByRole('button', { name: 'Create token' }).click();
+    await page.locator('[data-secret]').first().waitFor();
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'harbour-app' }).locator('td').nth(2).textContent())
+      .toBe('harbour-co');
+    expect(await page.locator('[data-balance="harbour-app"]').textContent()).toBe('1,000');
+
+    await open(page, 'accounts', 'Accounts');
+    await page.getByLabel('Search by name').fill('harbour');
+    await expect.poll(() => row.locator('td').nth(3).textContent()).toBe('1');
+    await row.getByRole('button', { name: 'harbour-co' }).click();
+    const detail = page.getByRole('region', { name: 'Account harbour-co' });
+    expect(await detail.getByRole('listitem').filter({ hasText: 'harbour-app' }).count()).toBe(1);
+
+    const credits = detail.getByRole('form', { name: 'Credits' });
+    await credits.getByLabel('Credits to add').fill('500');
+    await credits.getByLabel('Note').fill('invoice 7');
+    await credits.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('[data-balance="harbour-co"]').textContent()).toBe('1,500');
+    const ledger = detail.getByRole('table', { name: 'Ledger of harbour-co' });
+    await expect
+      .poll(() => ledger.locator('tbody tr').first().locator('td').allTextContents())
+      .toEqual([expect.any(String), 'topup', '+500', '1,500', '—', 'invoice 7', 'ops']);
+    // Below it, the opening balance.
+    expect((await ledger.locator('tbody tr').nth(1).locator('td').allTextContents()).slice(2, 4)).toEqual([
+      '+1,000',
+      '1,000',
+    ]);
+
+    const budgets = detail.getByRole('form', { name: 'Budgets and limits' });
+    expect(await budgets.getByLabel('Credits per day').inputValue()).toBe('200');
+    await budgets.getByLabel('Credits per month').fill('4000');
+    await budgets.getByRole('button', { name: 'Save budgets' }).click();
+    await expect.poll(() => row.textContent()).toMatch(/0 \/ 4,000 per month, resets /);
+    const saved = (await fetch(`${server.url}/admin/api/v1/accounts/harbour-co`, {
+      headers: { authorization: `Bearer ${admin}` },
+    }).then((r) => r.json())) as { budgets: { period: string; credits: number }[]; low_balance: number };
+    expect(saved.budgets.map((b) => [b.period, b.credits])).toEqual([
+      ['day', 200],
+      ['month', 4000],
+    ]);
+    expect(saved.low_balance).toBe(100);
+
+    expectClean(laptop);
+
+    // A viewer sees the account and is refused a change, beside the form it used.
+    const viewer = await watchedPage(browser, server.url);
+    await viewer.page.goto(`${server.url}/console/`);
+    await viewer.page.getByLabel('Admin token').fill(await server.token({ name: 'auditor', role: 'viewer' }));
+    await viewer.page.getByRole('button', { name: 'Sign in' }).click();
+    await viewer.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await open(viewer.page, 'accounts', 'Accounts');
+    await viewer.page.getByRole('button', { name: 'harbour-co' }).click();
+    const refused = viewer.page.getByRole('form', { name: 'Credits' });
+    await refused.getByLabel('Credits to add').fill('100');
+    await refused.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => refused.getByRole('alert').textContent()).toContain('changes nothing');
+    expect(await viewer.page.locator('[data-balance="harbour-co"]').textContent()).toBe('1,500');
+    // The browser logs the refused request; nothing else went wrong.
+    const problems = viewer.takeProblems();
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) expect(problem).toMatch(/403/);
+    expect(viewer.outside).toEqual([]);
+    await viewer.page.context().close();
   });
 
   it('returns to sign-in with the reason when the signed-in token is revoked', async () => {

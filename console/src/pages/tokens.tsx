@@ -21,9 +21,12 @@ export interface TokenRow {
   id: string;
   name: string;
   role: 'client' | 'admin' | 'viewer';
+  /** The account whose balance it spends, by name. */
+  account: string;
   operations: string[] | null;
-  rate_per_second: number;
-  concurrency: number;
+  /** null: no limit. */
+  rate_per_second: number | null;
+  concurrency: number | null;
   expires_at: string | null;
   unlimited: boolean;
   balance: number | null;
@@ -43,6 +46,12 @@ const listOf = (text: string) =>
         .map((s) => s.trim())
         .filter(Boolean);
 const intOf = (text: string) => (text.trim() === '' ? undefined : Number(text));
+/** A client token's limits; null is no limit. */
+const limitsOf = (t: TokenRow) =>
+  [
+    t.rate_per_second === null ? 'any rate' : `${t.rate_per_second}/s`,
+    t.concurrency === null ? 'any number at once' : `${t.concurrency} at once`,
+  ].join(' · ');
 const dayEnd = (date: string) => (date ? new Date(`${date}T23:59:59`).toISOString() : null);
 
 export function Tokens() {
@@ -74,6 +83,7 @@ export function Tokens() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Role</th>
+                <th scope="col">Account</th>
                 <th scope="col">Balance</th>
                 <th scope="col">Spent</th>
                 <th scope="col">Limits</th>
@@ -96,9 +106,10 @@ export function Tokens() {
                     </button>
                   </td>
                   <td>{t.role}</td>
+                  <td>{t.account}</td>
                   <td data-balance={t.name}>{t.unlimited ? 'unlimited' : num(t.balance)}</td>
                   <td>{num(t.spent)}</td>
-                  <td>{t.role === 'admin' ? '—' : `${t.rate_per_second}/s · ${t.concurrency} at once`}</td>
+                  <td>{t.role === 'client' ? limitsOf(t) : '—'}</td>
                   <td>{when(t.expires_at)}</td>
                   <td>{when(t.last_used_at)}</td>
                   <td>
@@ -129,6 +140,7 @@ function NewToken({ onCreated }: { onCreated: () => void }) {
   const [form, setForm] = useState({
     name: '',
     role: 'client',
+    account: '',
     credits: '',
     operations: '',
     expires: '',
@@ -141,7 +153,8 @@ function NewToken({ onCreated }: { onCreated: () => void }) {
     post<Created>('/tokens', {
       name: form.name,
       role: form.role,
-      credits: intOf(form.credits) ?? null,
+      // A token of an existing account spends its balance; without one it gets its own.
+      ...(form.account ? { account: form.account } : { credits: intOf(form.credits) ?? null }),
       ...(listOf(form.operations) ? { operations: listOf(form.operations) } : {}),
       ...(form.expires ? { expires_at: dayEnd(form.expires) } : {}),
       ...(intOf(form.rate) !== undefined ? { rate_per_second: intOf(form.rate) } : {}),
@@ -164,8 +177,17 @@ function NewToken({ onCreated }: { onCreated: () => void }) {
             <option value="admin">admin (opens the console)</option>
           </select>
         </Field>
-        <Field label="Credits" hint="empty: unlimited">
-          <input type="number" min={0} value={form.credits} onInput={set('credits')} />
+        <Field label="Account" hint="an existing account; empty: an account of its own">
+          <input value={form.account} onInput={set('account')} />
+        </Field>
+        <Field label="Credits" hint="its own account's; empty: unlimited">
+          <input
+            type="number"
+            min={0}
+            value={form.account ? '' : form.credits}
+            disabled={form.account !== ''}
+            onInput={set('credits')}
+          />
         </Field>
         <Field label="Operations" hint="comma-separated families or paths; empty: all">
           <input value={form.operations} onInput={set('operations')} placeholder="serp, qrart" />
@@ -216,8 +238,8 @@ function TokenDetail({
   const [note, setNote] = useState('');
   const [limits, setLimits] = useState({
     operations: (token.operations ?? []).join(', '),
-    rate: String(token.rate_per_second),
-    concurrency: String(token.concurrency),
+    rate: String(token.rate_per_second ?? ''),
+    concurrency: String(token.concurrency ?? ''),
     expires: token.expires_at ? token.expires_at.slice(0, 10) : '',
     unlimited: token.unlimited,
   });
@@ -228,8 +250,8 @@ function TokenDetail({
   const save = useAction(() =>
     patch<TokenRow>(path, {
       operations: listOf(limits.operations),
-      rate_per_second: Number(limits.rate),
-      concurrency: Number(limits.concurrency),
+      rate_per_second: intOf(limits.rate) ?? null,
+      concurrency: intOf(limits.concurrency) ?? null,
       expires_at: dayEnd(limits.expires),
       unlimited: limits.unlimited,
     }),
@@ -285,7 +307,7 @@ function TokenDetail({
               onInput={(e) => setLimits({ ...limits, operations: e.currentTarget.value })}
             />
           </Field>
-          <Field label="Requests per second">
+          <Field label="Requests per second" hint="empty: no limit">
             <input
               type="number"
               min={1}
@@ -293,7 +315,7 @@ function TokenDetail({
               onInput={(e) => setLimits({ ...limits, rate: e.currentTarget.value })}
             />
           </Field>
-          <Field label="Concurrent requests">
+          <Field label="Concurrent requests" hint="empty: no limit">
             <input
               type="number"
               min={1}
