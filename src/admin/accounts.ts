@@ -52,7 +52,11 @@ export interface AccountPatch {
 }
 
 /** What each of `budgets`' current windows used and has left. */
-export async function windowRecords(db: Db, budgets: readonly Budget[], zone: string): Promise<WindowRecord[]> {
+export async function windowRecords(
+  db: Db,
+  budgets: readonly Budget[],
+  zone: string,
+): Promise<WindowRecord[]> {
   const windows = windowsOf(budgets, Date.now(), zone);
   const used = await usedIn(db, windows);
   return windows.map((w, i) => ({
@@ -100,7 +104,12 @@ export class AccountAdmin {
   }
 
   async list(query: { before?: string; limit: number; q?: string }): Promise<Page<AccountRecord>> {
-    let select = pageByCreation(this.db.selectFrom('accounts').selectAll(), query);
+    // An operator's token has an account of its own, which spends nothing: not a customer.
+    const operators = this.db.selectFrom('tokens').select('account_id').where('role', '<>', 'client');
+    let select = pageByCreation(
+      this.db.selectFrom('accounts').selectAll().where('id', 'not in', operators),
+      query,
+    );
     if (query.q) select = select.where('name', 'like', `%${query.q.replace(/[%_\\]/g, '')}%`);
     const page = pageOf(
       await select.execute(),
@@ -150,7 +159,8 @@ export class AccountAdmin {
     const account = await this.row(nameOrId);
     await this.db.transaction().execute(async (trx) => {
       const set: Partial<Selectable<AccountTable>> = {};
-      if (patch.budgets !== undefined) set.budgets = patch.budgets?.length ? JSON.stringify(patch.budgets) : null;
+      if (patch.budgets !== undefined)
+        set.budgets = patch.budgets?.length ? JSON.stringify(patch.budgets) : null;
       if (patch.low_balance !== undefined) set.low_balance = patch.low_balance;
       if (Object.keys(set).length > 0)
         await trx.updateTable('accounts').set(set).where('id', '=', account.id).execute();
@@ -186,7 +196,11 @@ export class AccountAdmin {
         actor: actor.name,
       });
       if (after !== undefined)
-        await audit(trx, actor, subject.action, subject.name || account.name, { id: account.id, delta, note });
+        await audit(trx, actor, subject.action, subject.name || account.name, {
+          id: account.id,
+          delta,
+          note,
+        });
       return after;
     });
     if (balance === undefined) {
@@ -212,12 +226,22 @@ export async function setUnlimited(
   unlimited: boolean,
   actor: Actor,
 ): Promise<void> {
-  const row = await trx.selectFrom('accounts').select('credits').where('id', '=', accountId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('accounts')
+    .select('credits')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   const balance = row?.credits === null || row?.credits === undefined ? null : Number(row.credits);
   if (unlimited && balance !== null) {
     await trx.updateTable('accounts').set({ credits: null }).where('id', '=', accountId).execute();
     if (balance !== 0) {
-      const change = { accountId, kind: 'adjustment', delta: -balance, note: 'made unlimited', actor: actor.name } as const;
+      const change = {
+        accountId,
+        kind: 'adjustment',
+        delta: -balance,
+        note: 'made unlimited',
+        actor: actor.name,
+      } as const;
       await trx.insertInto('ledger').values(entryOf(change, 0)).execute();
     }
   } else if (!unlimited && balance === null) {

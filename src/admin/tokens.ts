@@ -95,7 +95,11 @@ export class TokenAdmin {
       accountIds.length === 0
         ? []
         : (
-            await this.db.selectFrom('accounts').select(['id', 'credits']).where('id', 'in', accountIds).execute()
+            await this.db
+              .selectFrom('accounts')
+              .select(['id', 'credits'])
+              .where('id', 'in', accountIds)
+              .execute()
           ).map((a) => [a.id, a.credits === null ? null : Number(a.credits)]),
     );
     const budgets = await Promise.all(
@@ -173,6 +177,8 @@ export class TokenAdmin {
   ): Promise<TokenRecord & { token: string; webhook_secret: string }> {
     if (spec.account !== undefined && spec.credits !== undefined)
       throw invalid('credits', 'must be absent with account: the account holds the balance');
+    if (spec.account !== undefined && spec.role !== undefined && spec.role !== 'client')
+      throw invalid('account', 'is for client tokens: an admin or viewer token spends nothing');
     const accountId = spec.account === undefined ? undefined : (await this.accounts.row(spec.account)).id;
     const created = await this.issue(
       {
