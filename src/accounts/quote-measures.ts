@@ -3,7 +3,7 @@
  * seconds of video and their resolution band, songs, images. Each reading follows what the
  * family's engine does with the same fields (providers/video/requests.ts, providers/tune/).
  */
-import { parseDanceFlags, type DanceFlags } from '../contract/dance-flags.js';
+import { defaultResolution, parseDanceFlags, type DanceFlags } from '../contract/dance-flags.js';
 import { maxSecondsOf } from '../contract/tune-models.js';
 
 export interface VideoMeasure {
@@ -33,7 +33,7 @@ export function videoMeasure(key: string, body: Record<string, unknown>): VideoM
   if (key === 'dance.videos') {
     // A body field wins over its inline flag, as the engine reads them.
     const flags = danceFlags(body);
-    const band = (body.resolution ?? flags.resolution ?? '720p') as string;
+    const band = (body.resolution ?? flags.resolution ?? defaultResolution(body.model)) as string;
     const seconds =
       typeof body.frames === 'number'
         ? body.frames / FRAMES_PER_SECOND

@@ -8,20 +8,20 @@ import type { Price } from './schema.js';
 
 export const DEFAULT_PRICES: Record<string, Price> = {
   'serp.web': 1,
+  // Video by what is made: 5 s at 720p costs 20, as a flat 20 did; longer and sharper cost more.
   'clip.videos': {
-    default: 20,
-    models: { 'clip-v2-master': 40, 'clip-v2-1-master': 40, 'clip-video-o1': 40 },
+    default: 0,
+    models: { 'clip-v2-master': 20, 'clip-v2-1-master': 20, 'clip-video-o1': 20 },
+    per_second: { '720p': 4, '1080p': 8 },
   },
-  'dance.videos': {
-    default: 20,
-    models: { 'dance-1-0-lite-t2v-250428': 10, 'dance-1-0-lite-i2v-250428': 10 },
-  },
+  // The lite models' default 480p makes 5 s cost 10, as their flat price was.
+  'dance.videos': { default: 0, per_second: { '480p': 2, '720p': 4, '1080p': 8 } },
   'maxi.videos': 20,
   'tune.audios': { default: 10, actions: { concat: 2, stems: 5, all_stems: 8 } },
   'tune.vox': 5,
   'tune.personas': 0,
-  'chat.chatmodel': { default: 0, per_1k_tokens: { prompt: 1, completion: 2 } },
-  'chat.moon': { default: 0, per_1k_tokens: { prompt: 1, completion: 2 } },
+  'chat.chatmodel': { default: 0, per_1k: { input: 1, output: 2 } },
+  'chat.moon': { default: 0, per_1k: { input: 1, output: 2 } },
   'qrart.tasks': { default: 0, actions: { generate: 5 } },
   'identity.check': 2,
   'identity.ocr': 2,

@@ -9,6 +9,11 @@ import { checkSchema } from './validate.js';
 import type { Violation } from './types.js';
 
 export const RESOLUTIONS = ['480p', '720p', '1080p'] as const;
+
+/** The resolution of a request that names none: 480p for the lite models, 720p for the others. */
+export function defaultResolution(model: unknown): '480p' | '720p' {
+  return typeof model === 'string' && model.includes('-lite-') ? '480p' : '720p';
+}
 export const RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive'] as const;
 export const DURATION = { minimum: 2, maximum: 12 } as const;
 export const SEED = { minimum: -1, maximum: 4_294_967_295 } as const;

@@ -35,6 +35,13 @@ describe('quotes', () => {
     expect(
       quoteOf(table, 'dance.videos', { resolution: '480p', frames: 121, content: text('x') }).credits,
     ).toBe(2 + Math.ceil(121 / 24));
+    // A lite model's default resolution is 480p, the others' 720p.
+    expect(
+      quoteOf(table, 'dance.videos', { model: 'dance-1-0-lite-t2v-250428', content: text('x') }).credits,
+    ).toBe(2 + 5);
+    expect(
+      quoteOf(table, 'dance.videos', { model: 'dance-1-0-pro-250528', content: text('x') }).credits,
+    ).toBe(2 + 13);
     // 1080p is not in the table: priced as its dearest band, never free.
     expect(
       quoteOf(table, 'dance.videos', { resolution: '1080p', duration: 4, content: text('x') }).credits,

@@ -228,12 +228,12 @@ describe('/dance/videos on the local engine', () => {
       model: lite,
       content: [{ type: 'text', text: 'forest' }],
       frames: 29,
-      resolution: '480p',
-      // Square frames, 480×480: the count of frames is what is checked, not their size.
+      // No resolution: a lite model's is 480p. Square frames, 480×480.
       ratio: '1:1',
     });
     const framedVideo = await videoStream((framed!.content as { video_url: string }).video_url);
-    expect(framedVideo.video.nb_frames).toBe('29');
+    expect(framed!.resolution).toBe('480p');
+    expect(framedVideo.video).toMatchObject({ width: 480, height: 480, nb_frames: '29' });
     expect(framed!.duration).toBeCloseTo(29 / 24, 2);
     const [sounding] = await videos('/dance/videos', {
       model: 'dance-1-5-pro-251215',

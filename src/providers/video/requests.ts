@@ -4,7 +4,7 @@
  * cannot be read is a 400 naming its field.
  */
 import { randomInt } from 'node:crypto';
-import { parseDanceFlags, type DanceFlags } from '../../contract/dance-flags.js';
+import { defaultResolution, parseDanceFlags, type DanceFlags } from '../../contract/dance-flags.js';
 import { UnreadableImage } from '../../engines/qr/index.js';
 import { hsl } from '../../engines/paint/index.js';
 import { hashOf } from '../../engines/random.js';
@@ -169,7 +169,7 @@ async function danceRequest(job: Job, engine: VideoPool): Promise<VideoRequest> 
     ),
   );
   const first = images.find((i) => i.role === 'first_frame')?.canvas;
-  const resolution = pick('resolution') ?? '720p';
+  const resolution = pick('resolution') ?? defaultResolution(input.model);
   let ratio: string = pick('ratio') ?? '16:9';
   const adaptive = ratio === 'adaptive';
   const size = adaptive
