@@ -27,29 +27,43 @@ export interface NewAccount {
 }
 
 export async function openAccount(trx: Kysely<Database>, spec: NewAccount): Promise<string> {
-  let name = spec.name;
+  const row = {
+    id: spec.id,
+    credits: spec.credits,
+    budgets: spec.budgets?.length ? JSON.stringify(spec.budgets) : null,
+    low_balance: spec.lowBalance ?? null,
+    created_at: Date.now(),
+  };
+  let name: string | undefined;
   if (spec.fallbackName) {
-    const taken = async (candidate: string) =>
-      (await trx.selectFrom('accounts').select('id').where('name', '=', candidate).executeTakeFirst()) !== undefined;
-    if (await taken(name)) name = `${spec.name}-${spec.id.slice(0, 8)}`;
-    if (await taken(name)) name = `${spec.name}-${spec.id}`;
+    // Each name is tried by an insert that skips a taken one, never by one that fails: a failed
+    // statement would end a PostgreSQL transaction, and two nodes making one name must not clash.
+    for (const candidate of [spec.name, `${spec.name}-${spec.id.slice(0, 8)}`, `${spec.name}-${spec.id}`]) {
+      const made = await trx
+        .insertInto('accounts')
+        .values({ ...row, name: candidate })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (made) {
+        name = candidate;
+        break;
+      }
+    }
+    if (name === undefined)
+      throw new ServiceError('conflict', `name: an account is already called ${spec.name}`);
+  } else {
+    name = spec.name;
+    await trx
+      .insertInto('accounts')
+      .values({ ...row, name })
+      .execute()
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error))
+          throw new ServiceError('conflict', `name: an account is already called ${name}`);
+        throw error;
+      });
   }
-  await trx
-    .insertInto('accounts')
-    .values({
-      id: spec.id,
-      name,
-      credits: spec.credits,
-      budgets: spec.budgets?.length ? JSON.stringify(spec.budgets) : null,
-      low_balance: spec.lowBalance ?? null,
-      created_at: Date.now(),
-    })
-    .execute()
-    .catch((error: unknown) => {
-      if (isUniqueViolation(error))
-        throw new ServiceError('conflict', `name: an account is already called ${name}`);
-      throw error;
-    });
   // The ledger opens with the balance given at creation.
   if (spec.credits !== null && spec.credits > 0) {
     const change = {
