@@ -78,7 +78,8 @@ export function planScene(
   if (borrowed) palette = leanPalette(palette, borrowed.colors, borrowed.amount);
   // The hour decides the sky; colours the prompt names (or a borrowed picture's) tint it.
   const tint = Math.max(reading.huesNamed ? 0.5 : 0.2, borrowed?.amount ?? 0);
-  const stage = stageOf({ palette, time: reading.time, tint, ...frame, seed: words.seed });
+  const snowy = reading.weather.includes('snow') || reading.forms.includes('snowfield');
+  const stage = stageOf({ palette, time: reading.time, tint, ...frame, seed: words.seed, snowy });
   const subjects = layOut(reading.forms, reading.counts, stage, speed);
   return {
     forms: reading.forms,

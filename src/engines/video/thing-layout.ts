@@ -77,6 +77,7 @@ export function placeThings(
     'blossoms',
     'dunes',
     'ridges',
+    'volcano',
   ];
   const openWater = has('waves') && !shores.some(has);
   const instances = things.flatMap((t) => Array<Thing>(t.count).fill(t));

@@ -50,6 +50,7 @@ const wordsFor = (form: Form): readonly string[] =>
 /** What a form brings along when the prompt says nothing of the weather. */
 const FORM_WEATHER: Partial<Record<Form, Weather>> = {
   flames: 'embers',
+  volcano: 'embers',
   trunks: 'leaves',
   blossoms: 'fireflies',
   planet: 'dust',
@@ -69,6 +70,7 @@ const FORM_HUES: Partial<Record<Form, string>> = {
   trunks: 'green emerald',
   blossoms: 'pink green',
   flames: 'orange red amber',
+  volcano: 'orange red',
   clouds: 'blue',
   planet: 'indigo violet',
   orbs: 'magenta cyan',
@@ -170,6 +172,9 @@ export function readPrompt(
   const named = WEATHERS.filter((w) => WEATHER_WORDS[w].some((word) => words.has(word)));
   const brought = [...forms.flatMap((f) => FORM_WEATHER[f] ?? []), ...impliedWeather];
   const weather = [...new Set([...named, ...brought])].filter((w) => !bannedWeather.includes(w));
+  // In winter the plain land lies under snow.
+  if (weather.includes('snow') && forms.includes('land') && !bannedForms.includes('snowfield'))
+    forms.splice(forms.indexOf('land'), 1, 'snowfield');
   const calm = list.filter((w) => CALM_WORDS.includes(w)).length;
   const fast = list.filter((w) => FAST_WORDS.includes(w)).length;
   const tempo = calm > fast ? 0.5 : fast > calm ? 1.8 : 1;
