@@ -193,7 +193,6 @@ describe('seeds', () => {
 });
 
 describe('places in their weather and their fire', () => {
-  const still = { x: 0, y: 0, zoom: 1, roll: 0 };
   /** The first frame, camera held still, so world (x, y) is frame pixel (x + w/2, y + h/2). */
   const firstFrame = (prompt: string, seed = 3) => {
     const out = new Int32Array(FRAME.width * FRAME.height);
