@@ -55,13 +55,16 @@ function ridges(layer: Layer, s: Stage): void {
       : mixRgb(mixRgb(far, earth, j / 2), s.skyLow, 0.55 - j * 0.22);
     // Lit from the left over a wide step, and only near the crest, so no column streaks down.
     const step = 0.05 * u;
+    // Columns are painted one after another: the crest and its slope once per column.
+    let [column, crest, slope] = [NaN, 0, 0];
     fillColumns(
       layer,
       peak,
       () => bottom,
       (x, y) => {
-        const depth = Math.min(1, (y - peak(x)) / u);
-        const slope = (peak(x + step) - peak(x - step)) / (2 * step);
+        if (x !== column)
+          [column, crest, slope] = [x, peak(x), (peak(x + step) - peak(x - step)) / (2 * step)];
+        const depth = Math.min(1, (y - crest) / u);
         const light = Math.max(-0.06, Math.min(0.06, slope * 0.4)) * Math.max(0, 1 - depth * 8);
         return packed(shade(color, 1 + light - (s.snowy ? 0.15 : 0.25) * depth));
       },
@@ -83,18 +86,23 @@ function dunes(layer: Layer, s: Stage): void {
     // Lit from the left: faces that rise to the right are brighter. The slope is taken over a
     // wide step, so the noise's fine detail does not streak the shading.
     const step = 0.03 * u;
+    let [column, top, slope] = [NaN, 0, 0];
     fillColumns(
       layer,
       crest,
       () => bottomOf(layer),
       (x, y) => {
-        const slope = (crest(x + step) - crest(x - step)) / (2 * step);
-        const depth = Math.min(1, (y - crest(x)) / (0.15 * u));
+        if (x !== column)
+          [column, top, slope] = [x, crest(x), (crest(x + step) - crest(x - step)) / (2 * step)];
+        const depth = Math.min(1, (y - top) / (0.15 * u));
         return packed(shade(tone, 1 + Math.max(-0.2, Math.min(0.2, slope * 1.5)) - 0.1 * depth));
       },
     );
   }
 }
+
+/** Steps of colour between one crest of the sea and the next. */
+const LEVELS = 64;
 
 function waves(layer: Layer, s: Stage): void {
   const u = s.unit;
@@ -115,10 +123,22 @@ function waves(layer: Layer, s: Stage): void {
       phase: random() * 6.28,
     });
   }
-  // Column by column: the crests once, then down the column past them in order.
-  const crests = new Float64Array(rows.length);
+  // A row's colours at LEVELS steps between one crest and the next, worked out once.
   const d = layer.density;
   const y0 = Math.max(0, Math.round(layer.oy + s.horizon * d));
+  const table = new Int32Array(Math.max(0, layer.height - y0) * (LEVELS + 1));
+  for (let py = y0; py < layer.height; py += 1) {
+    const y = (py - layer.oy) / d;
+    const base = mixRgb(shallow, deep, Math.min(1, (y - s.horizon) / (0.6 * u)));
+    for (let k = 0; k <= LEVELS; k += 1) {
+      const within = k / LEVELS;
+      const color =
+        within < 0.12 ? mixRgb(base, foam, 0.55 * (1 - within / 0.12)) : shade(base, 1.08 - 0.2 * within);
+      table[(py - y0) * (LEVELS + 1) + k] = packed(color);
+    }
+  }
+  // Column by column: the crests once, then down the column past them in order.
+  const crests = new Float64Array(rows.length);
   for (let px = 0; px < layer.width; px += 1) {
     const x = (px - layer.ox) / d;
     rows.forEach((row, k) => (crests[k] = row.y + row.amp * Math.sin(x * row.freq + row.phase)));
@@ -128,12 +148,9 @@ function waves(layer: Layer, s: Stage): void {
       while (next < crests.length && crests[next]! <= y) next += 1;
       const above = next > 0 ? crests[next - 1]! : s.horizon;
       const below = next < crests.length ? crests[next]! : bottom + u;
-      const base = mixRgb(shallow, deep, Math.min(1, (y - s.horizon) / (0.6 * u)));
       // Rows rounded up from just above the horizon count as on it, not beyond the foam.
-      const within = Math.max(0, (y - above) / Math.max(1, below - above));
-      const color =
-        within < 0.12 ? mixRgb(base, foam, 0.55 * (1 - within / 0.12)) : shade(base, 1.08 - 0.2 * within);
-      over(layer.data, py * layer.width + px, packed(color));
+      const within = Math.min(1, Math.max(0, (y - above) / Math.max(1, below - above)));
+      over(layer.data, py * layer.width + px, table[(py - y0) * (LEVELS + 1) + Math.round(within * LEVELS)]!);
     }
   }
 }
@@ -253,17 +270,19 @@ function beach(layer: Layer, s: Stage): void {
   );
 }
 
-/** Grass of `color` from the horizon down, darker by `fade` a frame height nearer the viewer. */
+/**
+ * Grass of `color` from the horizon down, darker by `fade` a frame height nearer the viewer: one
+ * colour a row, so each row is a fill.
+ */
 function grass(layer: Layer, s: Stage, color: Rgb, fade: number): void {
   const u = s.unit;
-  const bottom = bottomOf(layer);
   const lawn = lit(s, color);
-  fillColumns(
-    layer,
-    () => s.horizon,
-    () => bottom,
-    (_, y) => packed(shade(lawn, 1.05 - fade * Math.min(1, (y - s.horizon) / u))),
-  );
+  const d = layer.density;
+  for (let py = Math.max(0, Math.round(layer.oy + s.horizon * d)); py < layer.height; py += 1) {
+    const y = (py - layer.oy) / d;
+    const shaded = packed(shade(lawn, 1.05 - fade * Math.min(1, (y - s.horizon) / u)));
+    layer.data.fill(shaded, py * layer.width, (py + 1) * layer.width);
+  }
 }
 
 /** Grass from the horizon down, darker toward the viewer: plain land, and a river's banks. */
@@ -284,15 +303,17 @@ function snowfield(layer: Layer, s: Stage, top = s.horizon): void {
   const snow = snowLit(s, [240, 245, 252]);
   const hollow = snowLit(s, [170, 188, 220]);
   const edge = top === s.horizon ? (x: number) => top - 0.035 * u * roll(x / (0.45 * u)) : () => top;
+  let [column, crest] = [NaN, 0];
   fillColumns(
     layer,
     edge,
     () => bottomOf(layer),
     (x, y) => {
+      if (x !== column) [column, crest] = [x, edge(x)];
       const depth = Math.min(1, (y - top) / u);
       const ripple = drift(x / (0.3 * u) + depth * 9);
       // Just below the rolling edge the drift's far side lies in shade.
-      const lee = Math.max(0, 1 - (y - edge(x)) / (0.02 * u));
+      const lee = Math.max(0, 1 - (y - crest) / (0.02 * u));
       return packed(mixRgb(snow, hollow, Math.min(1, 0.1 + 0.65 * ripple * (1 - depth) + 0.25 * lee)));
     },
   );

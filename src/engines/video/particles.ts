@@ -275,22 +275,28 @@ export function swarmsFor(
   return swarms;
 }
 
-/** Adds (glow) or lays (otherwise) a colour at one pixel with weight a. */
-function splatPixel(frame: Int32Array, i: number, c: Rgb, a: number, glow: boolean): void {
+/**
+ * Adds (glow) or lays (otherwise) a colour at one pixel with weight k in 0..256, in integers:
+ * tens of thousands of pixels a frame go through here.
+ */
+function splatPixel(frame: Int32Array, i: number, c: Rgb, k: number, glow: boolean): void {
   const d = frame[i]!;
   let r = d & 0xff;
   let g = (d >>> 8) & 0xff;
   let b = (d >>> 16) & 0xff;
   if (glow) {
-    r = Math.min(255, r + c[0] * a);
-    g = Math.min(255, g + c[1] * a);
-    b = Math.min(255, b + c[2] * a);
+    r += (c[0] * k) >> 8;
+    g += (c[1] * k) >> 8;
+    b += (c[2] * k) >> 8;
+    if (r > 255) r = 255;
+    if (g > 255) g = 255;
+    if (b > 255) b = 255;
   } else {
-    r += (c[0] - r) * a;
-    g += (c[1] - g) * a;
-    b += (c[2] - b) * a;
+    r += ((c[0] - r) * k) >> 8;
+    g += ((c[1] - g) * k) >> 8;
+    b += ((c[2] - b) * k) >> 8;
   }
-  frame[i] = 0xff000000 | (Math.round(b) << 16) | (Math.round(g) << 8) | Math.round(r);
+  frame[i] = 0xff000000 | (b << 16) | (g << 8) | r;
 }
 
 /** A soft round dot of radius r (pixels) centred at (x, y). */
@@ -315,7 +321,7 @@ function dot(
   for (let py = y0; py <= y1; py += 1) {
     for (let px = x0; px <= x1; px += 1) {
       const dd = ((px - x) ** 2 + (py - y) ** 2) * inv;
-      if (dd < 1) splatPixel(frame, py * width + px, c, a0 * (1 - dd), glow);
+      if (dd < 1) splatPixel(frame, py * width + px, c, (a0 * (1 - dd) * 256) | 0, glow);
     }
   }
 }
