@@ -294,4 +294,42 @@ describe('places in their weather and their fire', () => {
       }
     expect(lava).toBeGreaterThan(20);
   });
+
+  it('takes the scene under the sea for underwater words: water overhead, fish in it, a seabed', () => {
+    const p = plan('jellyfish and tropical fish underwater', 3);
+    expect(p.forms).toContain('seabed');
+    expect(p.forms).not.toContain('waves');
+    expect(p.weather).toContain('bubbles');
+    const swimmers = p.things.filter((t) => t.thing.habitat === 'water');
+    expect(swimmers).toHaveLength(2);
+    // Anywhere in the water, above the seabed, not only on a surface below the horizon.
+    for (const t of swimmers) expect(t.foot).toBeLessThan(p.stage.horizon + 0.14 * FRAME.height);
+    const frame = firstFrame('jellyfish and tropical fish underwater');
+    // Overhead is water: bluer and greener than red, with no sky's sun.
+    const [r, g, b] = rgbAt(frame, 10, 5);
+    expect(b).toBeGreaterThan(r + 40);
+    expect(g).toBeGreaterThan(r + 20);
+  });
+
+  it('shines one moon for a full moon, and paints a red car red', () => {
+    const owl = plan('an owl on a branch under the full moon');
+    expect(owl.forms).toContain('moon');
+    expect(owl.things.map((t) => t.thing.art)).not.toContain('full-moon');
+    expect(owl.nouns.drawn).toContain('full moon');
+    // Whatever the seed.
+    for (const seed of [3, 4, 5, 6, 7]) {
+      const road = plan('a red car driving on a highway', seed);
+      expect(road.forms).toEqual(expect.arrayContaining(['land', 'road', 'car']));
+      const [car] = road.subjects.filter((c) => c.subject === 'car');
+      const frame = firstFrame('a red car driving on a highway', seed);
+      // The car's body, a little above its wheels.
+      const [u, v] = [
+        car!.x + FRAME.width / 2,
+        car!.foot - 0.025 * FRAME.height * car!.scale + FRAME.height / 2,
+      ];
+      const [r, g, b] = rgbAt(frame, u, v);
+      expect(r).toBeGreaterThan(g + 60);
+      expect(r).toBeGreaterThan(b + 60);
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw
 import { extentOf, type Layer } from './layer.js';
 import { riverOf } from './river.js';
 import { paintCampfire, paintVolcano } from './fire.js';
+import { paintSeabed, SEABED_LINE } from './underwater.js';
 import { cellRandom, formRandom, lit, snowLit, type Stage } from './stage.js';
 import type { Form } from './words.js';
 
@@ -156,9 +157,12 @@ function waves(layer: Layer, s: Stage): void {
 }
 
 /** Below the horizon, in frame heights, where the ground in front of a city or forest begins. */
-export const GROUND_LINE = { beach: 0.2, blocks: 0.16, trunks: 0.12 } as const satisfies Partial<
-  Record<Form, number>
->;
+export const GROUND_LINE = {
+  beach: 0.2,
+  blocks: 0.16,
+  trunks: 0.12,
+  seabed: SEABED_LINE,
+} as const satisfies Partial<Record<Form, number>>;
 
 function blocks(layer: Layer, s: Stage): void {
   const u = s.unit;
@@ -395,6 +399,7 @@ function orbs(layer: Layer, s: Stage): void {
 }
 
 const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
+  seabed: paintSeabed,
   ridges,
   dunes,
   waves,

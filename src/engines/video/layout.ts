@@ -91,6 +91,7 @@ export function layOut(
     'blossoms',
     'dunes',
     'volcano',
+    'seabed',
   ];
   const openWater = has('waves') && !shores.some(has);
   const ground = Math.max(

@@ -253,7 +253,8 @@ export function swarmsFor(
     if (kind === 'embers' && fires.length > 0)
       for (const f of fires) swarms.push(swarmOf(kind, stage, above(f, 0.6), speed, f));
     else {
-      const low = kind === 'bubbles' ? Math.max(top, stage.horizon + 0.01 * u) : top;
+      const underSea = forms.includes('seabed');
+      const low = kind === 'bubbles' && !underSea ? Math.max(top, stage.horizon + 0.01 * u) : top;
       const high = kind === 'embers' ? Math.min(bottom, stage.horizon + SPARK_LINE * u) : bottom;
       swarms.push(swarmOf(kind, stage, [left, low, right, high], speed));
     }

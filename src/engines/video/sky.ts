@@ -8,6 +8,7 @@ import { noise2, paintBackground, type Rgb } from '../paint/index.js';
 import { disc, mixRgb, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
 import { cellRandom, formRandom, lit, snowLit, type Stage } from './stage.js';
+import { paintWater } from './underwater.js';
 import { isGround, type Form } from './vocabulary.js';
 
 function gradient(layer: Layer, s: Stage, ground: boolean): void {
@@ -190,6 +191,11 @@ function pattern(layer: Layer, s: Stage): void {
 /** Paints the whole far layer, opaque. */
 export function paintSky(layer: Layer, stage: Stage, forms: readonly Form[]): void {
   const ground = forms.some(isGround);
+  // Under the sea there is water overhead, not sky.
+  if (forms.includes('seabed')) {
+    paintWater(layer, stage);
+    return;
+  }
   const abstract = !ground && forms.includes('orbs') && !stage.night;
   if (forms.includes('room')) {
     wall(layer, stage);

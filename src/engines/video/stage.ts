@@ -22,6 +22,8 @@ export interface Stage {
   seed: number;
   /** Winter: the ground lies under snow, whatever else stands on it. */
   snowy: boolean;
+  /** The colour the prompt names, if it names one: a red car is red. */
+  named?: Rgb;
   skyTop: Rgb;
   skyLow: Rgb;
   /** What the hour's light multiplies the colour of lit (not glowing) things by. */
@@ -45,9 +47,10 @@ export interface StageInput {
   height: number;
   seed: number;
   snowy?: boolean;
+  named?: Rgb;
 }
 
-export function stageOf({ palette, time, tint, width, height, seed, snowy }: StageInput): Stage {
+export function stageOf({ palette, time, tint, width, height, seed, snowy, named }: StageInput): Stage {
   const random = seeded(hashOf('stage', seed));
   const night = time === 'night';
   const [light, middle, dark] = [
@@ -67,6 +70,7 @@ export function stageOf({ palette, time, tint, width, height, seed, snowy }: Sta
     width,
     seed,
     snowy: snowy ?? false,
+    ...(named ? { named } : {}),
     skyTop: mixRgb(hour.top, ownTop, tint),
     skyLow: mixRgb(hour.low, ownLow, tint),
     light: hour.light,

@@ -6,6 +6,7 @@
 
 /** Forms that are a ground of their own, back to front: without one, a scene gets plain land. */
 export const GROUNDS = [
+  'seabed',
   'ridges',
   'volcano',
   'dunes',
@@ -139,6 +140,7 @@ export const SCENERY_WORDS: Record<Scenery, readonly string[]> = {
   blossoms: ['flower', 'flowers', 'garden', 'meadow', 'bloom', 'blossom', 'blossoms', 'tulips', 'roses'],
   road: ['road', 'roads', 'highway', 'freeway', 'motorway'],
   flames: ['fire', 'fires', 'flame', 'flames', 'burning', 'blaze', 'campfire', 'bonfire', 'inferno'],
+  seabed: ['underwater', 'undersea', 'seabed', 'seafloor'],
   volcano: ['volcano', 'volcanoes', 'volcanic', 'lava', 'eruption', 'erupting', 'magma'],
   orbs: ['abstract', 'orb', 'orbs', 'bubble', 'dream', 'dreamy', 'surreal'],
 };

@@ -59,6 +59,7 @@ const FORM_WEATHER: Partial<Record<Form, Weather>> = {
 
 /** Hue words handed to the palette for a form, when the prompt names no colour itself. */
 const FORM_HUES: Partial<Record<Form, string>> = {
+  seabed: 'blue teal cyan',
   ridges: 'blue violet',
   dunes: 'gold orange',
   waves: 'blue teal cyan',
@@ -135,6 +136,9 @@ function formsOf(words: Set<string>, banned: readonly Form[], implied: readonly 
   if ((named.has('boat') || named.has('ship')) && !WATERS.some((w) => named.has(w)) && allowed('waves'))
     named.add('waves');
   if (named.has('car') && !named.has('road') && !named.has('blocks') && allowed('road')) named.add('road');
+  // A road runs through land, unless the words name another ground for it.
+  if (named.has('road') && ![...named].some((f) => isGround(f) && f !== 'road') && allowed('land'))
+    named.add('land');
   const groundless = SKY_WORDS.some((w) => words.has(w)) || [...named].some((f) => GROUNDLESS.includes(f));
   if (!groundless && ![...named].some(isGround) && allowed('land')) named.add('land');
   return FORMS.filter((f) => named.has(f));
