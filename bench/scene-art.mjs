@@ -58,7 +58,8 @@ function coverageOf(list) {
     }),
     { prompts: 0, drawn: 0, understood: 0, unknown: 0 },
   );
-  const rows = Object.keys(tally).length > 1 ? [...Object.entries(tally), ['all', all]] : Object.entries(tally);
+  const rows =
+    Object.keys(tally).length > 1 ? [...Object.entries(tally), ['all', all]] : Object.entries(tally);
   return { rows: rows.map(([name, t]) => ({ set: name, ...t, drawn_share_pct: share(t) })), unknown };
 }
 const listed = (unknown) =>
