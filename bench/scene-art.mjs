@@ -1,6 +1,7 @@
 // Prompts to pictures, over the 200 prompts of bench/prompts/scene-prompts.txt: (1) the share of
 // each prompt's nouns the video scene plan draws (as the scene's own forms or as things from the
-// artwork library), apart from those that only set the hour, the weather or the look; (2) QR
+// artwork library), apart from those that only set the hour, the weather or the look, and the
+// same apart over the 100 held-out prompts of bench/prompts/scene-prompts-heldout.txt; (2) QR
 // art for every prompt (ecl L, M, Q, H in turn; 1:1; a different link each), and for each of the
 // nine materials its word before 24 of them, read back by jsQR, ZXing (WebAssembly) and
 // zbarimg; (3) speed in the same run as a build of another commit
@@ -21,49 +22,56 @@ import { machine, saveReport } from './common.mjs';
 const { values } = parseArgs({
   options: { baseline: { type: 'string' }, videos: { type: 'string', default: '3' } },
 });
-const lines = readFileSync(new URL('./prompts/scene-prompts.txt', import.meta.url), 'utf8').split('\n');
-const prompts = [];
-let block = '';
-for (const line of lines) {
-  if (line.startsWith('## ')) block = line.slice(3).trim();
-  else if (line.trim() && !line.startsWith('#')) prompts.push({ prompt: line.trim(), block });
-}
+/** A prompt file's prompts, each with the block (`## name`) it stands in. */
+const promptsOf = (file) => {
+  const out = [];
+  let block = '';
+  for (const line of readFileSync(new URL(`./prompts/${file}`, import.meta.url), 'utf8').split('\n')) {
+    if (line.startsWith('## ')) block = line.slice(3).trim();
+    else if (line.trim() && !line.startsWith('#')) out.push({ prompt: line.trim(), block });
+  }
+  return out;
+};
+const prompts = promptsOf('scene-prompts.txt');
+const heldOut = promptsOf('scene-prompts-heldout.txt');
 
-// (1) Nouns in the scene plan.
-const tally = {};
-const unknown = new Map();
-for (const { prompt, block } of prompts) {
-  const plan = planScene({ seed: 1, prompt }, { width: 1280, height: 720 });
-  const t = (tally[block] ??= { prompts: 0, drawn: 0, understood: 0, unknown: 0 });
-  t.prompts += 1;
-  t.drawn += plan.nouns.drawn.length;
-  t.understood += plan.nouns.understood.length;
-  t.unknown += plan.nouns.unknown.length;
-  for (const word of plan.nouns.unknown) unknown.set(word, (unknown.get(word) ?? 0) + 1);
-}
+// (1) Nouns in the scene plan, block by block and over all, with the nouns nothing drew.
 const share = (t) => +((100 * t.drawn) / Math.max(1, t.drawn + t.unknown)).toFixed(1);
-const all = Object.values(tally).reduce(
-  (a, t) => ({
-    prompts: a.prompts + t.prompts,
-    drawn: a.drawn + t.drawn,
-    understood: a.understood + t.understood,
-    unknown: a.unknown + t.unknown,
-  }),
-  { prompts: 0, drawn: 0, understood: 0, unknown: 0 },
-);
-const coverage = [...Object.entries(tally), ['all', all]].map(([name, t]) => ({
-  set: name,
-  ...t,
-  drawn_share_pct: share(t),
-}));
-console.table(coverage);
-console.log(
-  'unknown nouns:',
+function coverageOf(list) {
+  const tally = {};
+  const unknown = new Map();
+  for (const { prompt, block } of list) {
+    const plan = planScene({ seed: 1, prompt }, { width: 1280, height: 720 });
+    const t = (tally[block] ??= { prompts: 0, drawn: 0, understood: 0, unknown: 0 });
+    t.prompts += 1;
+    t.drawn += plan.nouns.drawn.length;
+    t.understood += plan.nouns.understood.length;
+    t.unknown += plan.nouns.unknown.length;
+    for (const word of plan.nouns.unknown) unknown.set(word, (unknown.get(word) ?? 0) + 1);
+  }
+  const all = Object.values(tally).reduce(
+    (a, t) => ({
+      prompts: a.prompts + t.prompts,
+      drawn: a.drawn + t.drawn,
+      understood: a.understood + t.understood,
+      unknown: a.unknown + t.unknown,
+    }),
+    { prompts: 0, drawn: 0, understood: 0, unknown: 0 },
+  );
+  const rows =
+    Object.keys(tally).length > 1 ? [...Object.entries(tally), ['all', all]] : Object.entries(tally);
+  return { rows: rows.map(([name, t]) => ({ set: name, ...t, drawn_share_pct: share(t) })), unknown };
+}
+const listed = (unknown) =>
   [...unknown]
     .sort((a, b) => b[1] - a[1])
     .map(([w, n]) => `${w}×${n}`)
-    .join(' '),
-);
+    .join(' ');
+const { rows: coverage, unknown } = coverageOf(prompts);
+const { rows: heldOutCoverage, unknown: heldOutUnknown } = coverageOf(heldOut);
+console.table([...coverage, ...heldOutCoverage]);
+console.log('unknown nouns:', listed(unknown));
+console.log('unknown nouns, held out:', listed(heldOutUnknown));
 
 // (2) QR art decoded by three decoders, and its render time.
 const ECLS = ['L', 'M', 'Q', 'H'];
@@ -175,6 +183,11 @@ saveReport('scene-art', {
   targets: { drawn_share_pct: 90, decode_all_three_pct: 100, qr_cpu_p50_ms: 80, video_720p_5s_cpu_s: 2 },
   nouns: coverage,
   unknown_nouns: Object.fromEntries(unknown),
+  held_out: {
+    prompts: `${heldOut.length} from bench/prompts/scene-prompts-heldout.txt`,
+    nouns: heldOutCoverage,
+    unknown_nouns: Object.fromEntries(heldOutUnknown),
+  },
   qr: {
     decode: decodeRates,
     failures,

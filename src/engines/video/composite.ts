@@ -2,9 +2,12 @@
  * A frame through the camera: each frame pixel is traced back to a point of the near layer and
  * of the far layer (translate, zoom, roll), read bilinearly, and the near layer laid over the far
  * one. Pixels are packed words and the arithmetic works on two colour lanes at once, which keeps
- * a 720p frame to a few milliseconds.
+ * a 720p frame to a few milliseconds. When the camera does not roll, rows of the frame run along
+ * rows of the layers, and what a tile of the layers holds (nothing, only opaque pixels, one
+ * colour) decides the short way for each run of pixels: a run of one colour is a fill.
  */
 import type { Layer } from './layer.js';
+import { tilesOf, TILE_SHIFT, EMPTY, OPAQUE, UNIFORM } from './tiles.js';
 import type { Motion } from './types.js';
 
 const LANES = 0x00ff00ff;
@@ -92,6 +95,10 @@ export function composite(
 ): void {
   const n = affineOf(near, nearMotion, width, height);
   const f = affineOf(far, farMotion, width, height);
+  if (n.dyu === 0 && f.dyu === 0 && n.dxv === 0 && f.dxv === 0) {
+    compositeRows(frame, width, height, near, n, far, f);
+    return;
+  }
   const nd = near.data;
   const fd = far.data;
   const ns = near.width;
@@ -168,6 +175,145 @@ export function dissolve(
       o += 1;
       x += a.dxu;
       y += a.dyu;
+    }
+  }
+}
+
+/** Per frame column: the layer column it reads, its weight, and where its tile's run ends. */
+interface Columns {
+  col: Int32Array;
+  frac: Int32Array;
+  /** The first frame column past the run of columns reading the same tile. */
+  end: Int32Array;
+}
+
+const scratch = new Map<number, Columns[]>();
+
+/** Column tables for the near and far layers, kept per frame width and filled anew each frame. */
+function columnsOf(width: number): [Columns, Columns] {
+  let pair = scratch.get(width);
+  if (!pair) {
+    const make = () => ({
+      col: new Int32Array(width),
+      frac: new Int32Array(width),
+      end: new Int32Array(width),
+    });
+    pair = [make(), make()];
+    scratch.set(width, pair);
+  }
+  return pair as [Columns, Columns];
+}
+
+function fillColumns(c: Columns, x0: number, dx: number, width: number): void {
+  for (let u = 0; u < width; u += 1) {
+    const x = x0 + dx * u;
+    const ix = x | 0;
+    c.col[u] = ix;
+    c.frac[u] = ((x - ix) * 128) | 0;
+  }
+  let end = width;
+  for (let u = width - 1; u >= 0; u -= 1) {
+    if (u + 1 < width && c.col[u + 1]! >> TILE_SHIFT !== c.col[u]! >> TILE_SHIFT) end = u + 1;
+    c.end[u] = end;
+  }
+}
+
+/** Two pixels one above the other, blended by weight fy in 0..128. */
+const vertical = (top: number, bottom: number, fy: number) =>
+  top === bottom ? top : blend4(top, top, bottom, bottom, 0, fy);
+
+/**
+ * The composite of a camera that does not roll: a frame row reads two rows of each layer, and
+ * runs of frame pixels that read one tile take its short way. Each pixel is reckoned as the
+ * general loop above reckons it (which steps along a row by adding, and so may round apart).
+ */
+function compositeRows(
+  frame: Int32Array,
+  width: number,
+  height: number,
+  near: Layer,
+  n: Affine,
+  far: Layer,
+  f: Affine,
+): void {
+  const [nc, fc] = columnsOf(width);
+  fillColumns(nc, n.x0, n.dxu, width);
+  fillColumns(fc, f.x0, f.dxu, width);
+  const [ncol, nfrac, nend, fcol, ffrac, fend] = [nc.col, nc.frac, nc.end, fc.col, fc.frac, fc.end];
+  const nd = near.data;
+  const fd = far.data;
+  const ns = near.width;
+  const fs = far.width;
+  const { flags: nflags, across: nacross } = tilesOf(near);
+  const { flags: fflags, across: facross } = tilesOf(far);
+  for (let v = 0; v < height; v += 1) {
+    const ny = n.y0 + n.dyv * v;
+    const fy = f.y0 + f.dyv * v;
+    const iy = ny | 0;
+    const jy = fy | 0;
+    const nfy = ((ny - iy) * 128) | 0;
+    const ffy = ((fy - jy) * 128) | 0;
+    const ni = iy * ns;
+    const fj = jy * fs;
+    // What both rows read hold, tile by tile.
+    const na = iy * nacross;
+    const fa = jy * facross;
+    const o = v * width;
+    let u = 0;
+    while (u < width) {
+      const tile = ncol[u]! >> TILE_SHIFT;
+      const end = nend[u]!;
+      const flag = nflags[na + tile]! & nflags[na + nacross + tile]!;
+      if (flag & OPAQUE) {
+        if (flag & UNIFORM) {
+          const i = ni + (tile << TILE_SHIFT);
+          frame.fill(vertical(nd[i]!, nd[i + ns]!, nfy), o + u, o + end);
+        } else
+          for (; u < end; u += 1) {
+            const i = ni + ncol[u]!;
+            const p00 = nd[i]!;
+            const p01 = nd[i + 1]!;
+            const p10 = nd[i + ns]!;
+            const p11 = nd[i + ns + 1]!;
+            frame[o + u] =
+              p00 === p01 && p00 === p10 && p00 === p11 ? p00 : blend4(p00, p01, p10, p11, nfrac[u]!, nfy);
+          }
+        u = end;
+      } else if (flag & EMPTY) {
+        while (u < end) {
+          const farTile = fcol[u]! >> TILE_SHIFT;
+          const stop = Math.min(end, fend[u]!);
+          if (fflags[fa + farTile]! & fflags[fa + facross + farTile]! & UNIFORM) {
+            const j = fj + (farTile << TILE_SHIFT);
+            frame.fill(vertical(fd[j]!, fd[j + fs]!, ffy) | 0xff000000, o + u, o + stop);
+            u = stop;
+          } else
+            for (; u < stop; u += 1) {
+              const j = fj + fcol[u]!;
+              frame[o + u] =
+                blend4(fd[j]!, fd[j + 1]!, fd[j + fs]!, fd[j + fs + 1]!, ffrac[u]!, ffy) | 0xff000000;
+            }
+        }
+      } else {
+        for (; u < end; u += 1) {
+          const i = ni + ncol[u]!;
+          const p00 = nd[i]!;
+          const p01 = nd[i + 1]!;
+          const p10 = nd[i + ns]!;
+          const p11 = nd[i + ns + 1]!;
+          if ((p00 & p01 & p10 & p11) >>> 24 === 255) {
+            frame[o + u] =
+              p00 === p01 && p00 === p10 && p00 === p11 ? p00 : blend4(p00, p01, p10, p11, nfrac[u]!, nfy);
+          } else {
+            const j = fj + fcol[u]!;
+            const back = blend4(fd[j]!, fd[j + 1]!, fd[j + fs]!, fd[j + fs + 1]!, ffrac[u]!, ffy);
+            frame[o + u] =
+              (p00 | p01 | p10 | p11) === 0
+                ? back | 0xff000000
+                : under(blend4(p00, p01, p10, p11, nfrac[u]!, nfy), back);
+          }
+        }
+      }
     }
   }
 }

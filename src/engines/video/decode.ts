@@ -148,3 +148,45 @@ export async function frameAt(
     return frame;
   });
 }
+
+/**
+ * The last of `frames` frames of a video we encoded (encode.ts makes it a key frame): seeking to
+ * its time decodes that one frame alone, which is exactly what decoding the whole file would give
+ * there. Should the seek land past it, the whole file is decoded after all.
+ */
+export async function lastFrameOf(
+  mp4: Buffer,
+  frames: number,
+  fps: number,
+  width: number,
+  height: number,
+  signal?: AbortSignal,
+): Promise<Canvas> {
+  const at = (Math.round(((frames - 1) / fps) * 1e6) / 1e6).toFixed(6);
+  const [frame] = await withTemp(async (dir) => {
+    const path = join(dir, 'video.mp4');
+    await writeFile(path, mp4);
+    const raw = await run(
+      'ffmpeg',
+      [
+        '-threads',
+        '1',
+        '-ss',
+        at,
+        '-i',
+        path,
+        '-an',
+        '-frames:v',
+        '1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgba',
+        'pipe:1',
+      ],
+      signal,
+    );
+    return canvases(raw, width, height);
+  });
+  return frame ?? frameAt(mp4, frames - 1, width, height, signal);
+}

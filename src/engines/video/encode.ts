@@ -48,6 +48,9 @@ function argsOf(s: EncodeSettings, audioPath: string | undefined, out: string): 
     'yuv420p',
     '-threads',
     '1',
+    // The last frame a key frame, so that reading it back (decode.ts) decodes it alone.
+    '-force_key_frames',
+    `expr:eq(n,${s.frames - 1})`,
   );
   args.push('-flags:v', '+bitexact');
   if (audioPath) {

@@ -1,14 +1,17 @@
 /**
  * The near layer's grounds, drawn back to front: ridgelines, dunes, waves, a beach, plain land, a river,
- * city blocks, tree trunks, a meadow, a road, a band of fire and floating orbs. Each is a few
- * shapes laid out cell by cell along the world, so it reaches as far as the camera goes and no
- * further. Lit things take the hour's light; fire and lit windows glow as they are.
+ * city blocks, tree trunks, a meadow, a road, a campfire, a volcano and floating orbs. Each is a
+ * few shapes laid out cell by cell along the world, so it reaches as far as the camera goes and
+ * no further. Lit things take the hour's light; fire and lit windows glow as they are. In winter
+ * (a snowy stage) the land, the forest floor and the mountains lie under snow.
  */
 import { fbm1, type Rgb } from '../paint/index.js';
 import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
 import { riverOf } from './river.js';
-import { cellRandom, formRandom, lit, type Stage } from './stage.js';
+import { paintCampfire, paintVolcano } from './fire.js';
+import { paintSeabed, SEABED_LINE } from './underwater.js';
+import { cellRandom, formRandom, lit, snowLit, type Stage } from './stage.js';
 import type { Form } from './words.js';
 
 /** Cells of `size` world units covering the layer's width, with their index. */
@@ -20,9 +23,6 @@ function cells(layer: Layer, size: number): number[] {
 }
 
 const bottomOf = (layer: Layer) => extentOf(layer)[3];
-
-/** Where the fire stands, below the horizon in frame heights; its sparks rise from there. */
-export const FIRE_LINE = 0.32;
 
 /** The three ridgelines, far to near: world y of each crest at world x. */
 export function ridgeLines(s: Stage): ((x: number) => number)[] {
@@ -37,16 +37,38 @@ export function ridgeLines(s: Stage): ((x: number) => number)[] {
   });
 }
 
+/**
+ * Three ridgelines, the farthest palest in the haze. By day the nearest are green and earthy, so
+ * hills do not read as water; in winter all three lie under snow, the steep faces darker.
+ */
 function ridges(layer: Layer, s: Stage): void {
   const u = s.unit;
   const bottom = bottomOf(layer);
-  ridgeLines(s).forEach((peak, j) => {
-    const color = mixRgb(lit(s, shade(s.palette.colors[2]!, 0.8)), s.skyLow, 0.55 - j * 0.22);
+  const far = lit(s, shade(s.palette.colors[2]!, 0.8));
+  const earth = lit(s, mixRgb(s.palette.colors[1]!, [84, 128, 66], 0.8));
+  const snow = snowLit(s, [236, 242, 250]);
+  const distance = snowLit(s, [136, 156, 192]);
+  const lines = ridgeLines(s);
+  lines.forEach((peak, j) => {
+    // Snowy ridges step back into blue-grey; others into the sky's haze.
+    const color = s.snowy
+      ? mixRgb(snow, distance, 0.5 - j * 0.24)
+      : mixRgb(mixRgb(far, earth, j / 2), s.skyLow, 0.55 - j * 0.22);
+    // Lit from the left over a wide step, and only near the crest, so no column streaks down.
+    const step = 0.05 * u;
+    // Columns are painted one after another: the crest and its slope once per column.
+    let [column, crest, slope] = [NaN, 0, 0];
     fillColumns(
       layer,
       peak,
       () => bottom,
-      (x, y) => packed(shade(color, 1 - 0.25 * Math.min(1, (y - peak(x)) / u))),
+      (x, y) => {
+        if (x !== column)
+          [column, crest, slope] = [x, peak(x), (peak(x + step) - peak(x - step)) / (2 * step)];
+        const depth = Math.min(1, (y - crest) / u);
+        const light = Math.max(-0.06, Math.min(0.06, slope * 0.4)) * Math.max(0, 1 - depth * 8);
+        return packed(shade(color, 1 + light - (s.snowy ? 0.15 : 0.25) * depth));
+      },
     );
   });
 }
@@ -65,18 +87,23 @@ function dunes(layer: Layer, s: Stage): void {
     // Lit from the left: faces that rise to the right are brighter. The slope is taken over a
     // wide step, so the noise's fine detail does not streak the shading.
     const step = 0.03 * u;
+    let [column, top, slope] = [NaN, 0, 0];
     fillColumns(
       layer,
       crest,
       () => bottomOf(layer),
       (x, y) => {
-        const slope = (crest(x + step) - crest(x - step)) / (2 * step);
-        const depth = Math.min(1, (y - crest(x)) / (0.15 * u));
+        if (x !== column)
+          [column, top, slope] = [x, crest(x), (crest(x + step) - crest(x - step)) / (2 * step)];
+        const depth = Math.min(1, (y - top) / (0.15 * u));
         return packed(shade(tone, 1 + Math.max(-0.2, Math.min(0.2, slope * 1.5)) - 0.1 * depth));
       },
     );
   }
 }
+
+/** Steps of colour between one crest of the sea and the next. */
+const LEVELS = 64;
 
 function waves(layer: Layer, s: Stage): void {
   const u = s.unit;
@@ -97,10 +124,22 @@ function waves(layer: Layer, s: Stage): void {
       phase: random() * 6.28,
     });
   }
-  // Column by column: the crests once, then down the column past them in order.
-  const crests = new Float64Array(rows.length);
+  // A row's colours at LEVELS steps between one crest and the next, worked out once.
   const d = layer.density;
   const y0 = Math.max(0, Math.round(layer.oy + s.horizon * d));
+  const table = new Int32Array(Math.max(0, layer.height - y0) * (LEVELS + 1));
+  for (let py = y0; py < layer.height; py += 1) {
+    const y = (py - layer.oy) / d;
+    const base = mixRgb(shallow, deep, Math.min(1, (y - s.horizon) / (0.6 * u)));
+    for (let k = 0; k <= LEVELS; k += 1) {
+      const within = k / LEVELS;
+      const color =
+        within < 0.12 ? mixRgb(base, foam, 0.55 * (1 - within / 0.12)) : shade(base, 1.08 - 0.2 * within);
+      table[(py - y0) * (LEVELS + 1) + k] = packed(color);
+    }
+  }
+  // Column by column: the crests once, then down the column past them in order.
+  const crests = new Float64Array(rows.length);
   for (let px = 0; px < layer.width; px += 1) {
     const x = (px - layer.ox) / d;
     rows.forEach((row, k) => (crests[k] = row.y + row.amp * Math.sin(x * row.freq + row.phase)));
@@ -110,20 +149,20 @@ function waves(layer: Layer, s: Stage): void {
       while (next < crests.length && crests[next]! <= y) next += 1;
       const above = next > 0 ? crests[next - 1]! : s.horizon;
       const below = next < crests.length ? crests[next]! : bottom + u;
-      const base = mixRgb(shallow, deep, Math.min(1, (y - s.horizon) / (0.6 * u)));
       // Rows rounded up from just above the horizon count as on it, not beyond the foam.
-      const within = Math.max(0, (y - above) / Math.max(1, below - above));
-      const color =
-        within < 0.12 ? mixRgb(base, foam, 0.55 * (1 - within / 0.12)) : shade(base, 1.08 - 0.2 * within);
-      over(layer.data, py * layer.width + px, packed(color));
+      const within = Math.min(1, Math.max(0, (y - above) / Math.max(1, below - above)));
+      over(layer.data, py * layer.width + px, table[(py - y0) * (LEVELS + 1) + Math.round(within * LEVELS)]!);
     }
   }
 }
 
 /** Below the horizon, in frame heights, where the ground in front of a city or forest begins. */
-export const GROUND_LINE = { beach: 0.2, blocks: 0.16, trunks: 0.12 } as const satisfies Partial<
-  Record<Form, number>
->;
+export const GROUND_LINE = {
+  beach: 0.2,
+  blocks: 0.16,
+  trunks: 0.12,
+  seabed: SEABED_LINE,
+} as const satisfies Partial<Record<Form, number>>;
 
 function blocks(layer: Layer, s: Stage): void {
   const u = s.unit;
@@ -158,8 +197,11 @@ function blocks(layer: Layer, s: Stage): void {
 function trunks(layer: Layer, s: Stage): void {
   const u = s.unit;
   const ground = s.horizon + GROUND_LINE.trunks * u;
-  const floor = lit(s, shade(mixRgb(s.palette.colors[2]!, [60, 80, 40], 0.3), 0.7));
-  fillRect(layer, extentOf(layer)[0], ground, extentOf(layer)[2], bottomOf(layer), packed(floor));
+  if (s.snowy) snowfield(layer, s, ground);
+  else {
+    const floor = lit(s, shade(mixRgb(s.palette.colors[2]!, [60, 80, 40], 0.3), 0.7));
+    fillRect(layer, extentOf(layer)[0], ground, extentOf(layer)[2], bottomOf(layer), packed(floor));
+  }
   const bark = lit(s, mixRgb(shade(s.palette.colors[2]!, 0.5), [70, 48, 30], 0.5));
   const width = 0.11 * u;
   for (const k of cells(layer, width)) {
@@ -172,7 +214,10 @@ function trunks(layer: Layer, s: Stage): void {
     for (let leaf = 0; leaf < 9; leaf += 1) {
       const leafColor = lit(s, shade(s.palette.colors[leaf % 2]!, 0.55 + r() * 0.5));
       const radius = (0.04 + r() * 0.07) * u;
-      disc(layer, x + (r() - 0.5) * 0.2 * u, top + (r() - 0.3) * 0.15 * u, radius, leafColor, 0.92, 0.15);
+      const [lx, ly] = [x + (r() - 0.5) * 0.2 * u, top + (r() - 0.3) * 0.15 * u];
+      disc(layer, lx, ly, radius, leafColor, 0.92, 0.15);
+      // Snow settles on the top of each clump of leaves.
+      if (s.snowy) disc(layer, lx, ly - 0.45 * radius, 0.6 * radius, snowLit(s, [236, 242, 250]), 0.85, 0.3);
     }
   }
 }
@@ -229,39 +274,51 @@ function beach(layer: Layer, s: Stage): void {
   );
 }
 
-/** Grass of `color` from the horizon down, darker by `fade` a frame height nearer the viewer. */
+/**
+ * Grass of `color` from the horizon down, darker by `fade` a frame height nearer the viewer: one
+ * colour a row, so each row is a fill.
+ */
 function grass(layer: Layer, s: Stage, color: Rgb, fade: number): void {
   const u = s.unit;
-  const bottom = bottomOf(layer);
   const lawn = lit(s, color);
-  fillColumns(
-    layer,
-    () => s.horizon,
-    () => bottom,
-    (_, y) => packed(shade(lawn, 1.05 - fade * Math.min(1, (y - s.horizon) / u))),
-  );
+  const d = layer.density;
+  for (let py = Math.max(0, Math.round(layer.oy + s.horizon * d)); py < layer.height; py += 1) {
+    const y = (py - layer.oy) / d;
+    const shaded = packed(shade(lawn, 1.05 - fade * Math.min(1, (y - s.horizon) / u)));
+    layer.data.fill(shaded, py * layer.width, (py + 1) * layer.width);
+  }
 }
 
 /** Grass from the horizon down, darker toward the viewer: plain land, and a river's banks. */
 function land(layer: Layer, s: Stage): void {
-  grass(layer, s, mixRgb(s.palette.colors[1]!, [104, 150, 76], 0.65), 0.3);
+  if (s.snowy) snowfield(layer, s);
+  else grass(layer, s, mixRgb(s.palette.colors[1]!, [104, 150, 76], 0.65), 0.3);
 }
 
-/** Snow from the horizon down, blue in the hollows, with drifts that catch the light. */
-function snowfield(layer: Layer, s: Stage): void {
+/**
+ * Snow from `top` down (the horizon by default, where it rolls in low drifts, since a flat edge
+ * would read as the sea's), blue in the hollows, brighter on the drifts that catch the light.
+ */
+function snowfield(layer: Layer, s: Stage, top = s.horizon): void {
   const u = s.unit;
   const random = formRandom(s, 'snowfield');
   const drift = fbm1(random, 3);
-  const snow = lit(s, [240, 245, 252]);
-  const hollow = lit(s, [188, 204, 230]);
+  const roll = fbm1(random, 3);
+  const snow = snowLit(s, [240, 245, 252]);
+  const hollow = snowLit(s, [170, 188, 220]);
+  const edge = top === s.horizon ? (x: number) => top - 0.035 * u * roll(x / (0.45 * u)) : () => top;
+  let [column, crest] = [NaN, 0];
   fillColumns(
     layer,
-    () => s.horizon,
+    edge,
     () => bottomOf(layer),
     (x, y) => {
-      const depth = Math.min(1, (y - s.horizon) / u);
+      if (x !== column) [column, crest] = [x, edge(x)];
+      const depth = Math.min(1, (y - top) / u);
       const ripple = drift(x / (0.3 * u) + depth * 9);
-      return packed(mixRgb(snow, hollow, Math.min(1, 0.15 + 0.5 * ripple * (1 - depth) + 0.2 * depth)));
+      // Just below the rolling edge the drift's far side lies in shade.
+      const lee = Math.max(0, 1 - (y - crest) / (0.02 * u));
+      return packed(mixRgb(snow, hollow, Math.min(1, 0.1 + 0.65 * ripple * (1 - depth) + 0.25 * lee)));
     },
   );
 }
@@ -327,28 +384,6 @@ function road(layer: Layer, s: Stage): void {
     fillRect(layer, x, middle - line / 2, x + dash, middle + line / 2, paint);
 }
 
-function flames(layer: Layer, s: Stage): void {
-  const u = s.unit;
-  const ground = s.horizon + FIRE_LINE * u;
-  const random = formRandom(s, 'flames');
-  const tongue = fbm1(random, 4);
-  const core: Rgb = [255, 240, 190];
-  const mid = mixRgb(s.palette.colors[0]!, [255, 150, 40], 0.5);
-  const edge = mixRgb(s.palette.colors[2]!, [200, 40, 20], 0.5);
-  const height = (x: number) => (0.12 + 0.3 * tongue(x / (0.06 * u))) * u;
-  fillColumns(
-    layer,
-    (x) => ground - height(x),
-    () => ground,
-    (x, y) => {
-      const t = (ground - y) / height(x);
-      const color = t < 0.35 ? mixRgb(core, mid, t / 0.35) : mixRgb(mid, edge, (t - 0.35) / 0.65);
-      return packed(color, t < 0.7 ? 1 : 1 - (t - 0.7) / 0.3);
-    },
-  );
-  fillRect(layer, extentOf(layer)[0], ground, extentOf(layer)[2], bottomOf(layer), packed(shade(edge, 0.3)));
-}
-
 function orbs(layer: Layer, s: Stage): void {
   const u = s.unit;
   const size = 0.3 * u;
@@ -364,6 +399,7 @@ function orbs(layer: Layer, s: Stage): void {
 }
 
 const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
+  seabed: paintSeabed,
   ridges,
   dunes,
   waves,
@@ -376,7 +412,8 @@ const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
   trunks,
   blossoms,
   road,
-  flames,
+  flames: paintCampfire,
+  volcano: paintVolcano,
   orbs,
 };
 

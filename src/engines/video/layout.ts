@@ -81,7 +81,18 @@ export function layOut(
   const u = s.unit;
   const has = (f: Form) => forms.includes(f);
   const river = has('river') ? riverOf(s) : undefined;
-  const shores: readonly Form[] = ['beach', 'land', 'river', 'blocks', 'trunks', 'blossoms', 'dunes'];
+  const shores: readonly Form[] = [
+    'beach',
+    'land',
+    'snowfield',
+    'river',
+    'blocks',
+    'trunks',
+    'blossoms',
+    'dunes',
+    'volcano',
+    'seabed',
+  ];
   const openWater = has('waves') && !shores.some(has);
   const ground = Math.max(
     0,

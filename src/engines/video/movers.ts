@@ -193,27 +193,35 @@ function lay(
   const v1 = Math.min(height - 1, Math.ceil(Math.max(...corners.map((c) => c[1]))));
   const k = Math.round(Math.min(1, Math.max(0, opacity)) * 128);
   if (k === 0) return;
+  // Sprite point of frame pixel (u, v): a step along a row moves it by (dx, dy).
+  const [dx, dy] = [cos / zoom, sin / zoom];
+  const sw = sprite.width;
+  const d = sprite.data;
+  const [maxX, maxY] = [sw - 1, sprite.height - 1];
   for (let v = v0; v <= v1; v += 1) {
-    for (let u = u0; u <= u1; u += 1) {
-      const [du, dv] = [(u - width / 2) / zoom, (v - height / 2) / zoom];
-      const sx = sprite.ox + cx + cos * du - sin * dv - x;
-      const sy = sprite.oy + cy + sin * du + cos * dv - y;
-      const ix = Math.floor(sx);
-      const iy = Math.floor(sy);
-      if (ix < 0 || iy < 0 || ix + 1 >= sprite.width || iy + 1 >= sprite.height) continue;
-      const i = iy * sprite.width + ix;
-      const d = sprite.data;
-      let top = blend4(
-        d[i]!,
-        d[i + 1]!,
-        d[i + sprite.width]!,
-        d[i + sprite.width + 1]!,
-        ((sx - ix) * 128) | 0,
-        ((sy - iy) * 128) | 0,
-      );
+    const dv = (v - height / 2) / zoom;
+    const du0 = (u0 - width / 2) / zoom;
+    let sx = sprite.ox + cx + cos * du0 - sin * dv - x;
+    let sy = sprite.oy + cy + sin * du0 + cos * dv - y;
+    for (let u = u0; u <= u1; u += 1, sx += dx, sy += dy) {
+      if (sx < 0 || sy < 0 || sx >= maxX || sy >= maxY) continue;
+      const ix = sx | 0;
+      const iy = sy | 0;
+      const i = iy * sw + ix;
+      const p00 = d[i]!;
+      const p01 = d[i + 1]!;
+      const p10 = d[i + sw]!;
+      const p11 = d[i + sw + 1]!;
+      // Most of a sprite's box is clear, and much of the rest wholly opaque.
+      if ((p00 | p01 | p10 | p11) === 0) continue;
+      const o = v * width + u;
+      if (k === 128 && (p00 & p01 & p10 & p11) >>> 24 === 255 && p00 === p01 && p00 === p10 && p00 === p11) {
+        frame[o] = p00;
+        continue;
+      }
+      let top = blend4(p00, p01, p10, p11, ((sx - ix) * 128) | 0, ((sy - iy) * 128) | 0);
       if (top === 0) continue;
       if (k < 128) top = blend4(top, 0, top, 0, 128 - k, 0);
-      const o = v * width + u;
       frame[o] = under(top, frame[o]!);
     }
   }

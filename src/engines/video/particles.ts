@@ -1,12 +1,14 @@
 /**
  * What moves within the scene while the camera moves over it: snow, rain, leaves, fireflies,
- * bubbles, embers, dust, the tongues of a fire, and light glinting on moving water. Particles live in world coordinates of the
- * near layer, so they travel with the scene, and are splatted into each frame after the camera.
+ * bubbles, embers, dust, the tongues of a fire, and light glinting on moving water. Particles
+ * live in world coordinates of the near layer, so they travel with the scene, and are splatted
+ * into each frame after the camera. A fire's tongues and sparks rise from where it burns.
  */
 import type { Rgb } from '../paint/index.js';
 import { hashOf, seeded, type Random } from '../random.js';
 import { mixRgb } from './draw.js';
-import { FIRE_LINE, GROUND_LINE } from './land.js';
+import { campfireOf, craterFire, volcanoOf, type FireSite } from './fire.js';
+import { GROUND_LINE } from './land.js';
 import type { Stage } from './stage.js';
 import type { Motion } from './types.js';
 import type { Form, Weather } from './words.js';
@@ -170,27 +172,26 @@ export interface Swarm {
 
 const between = (random: Random, [a, b]: [number, number]) => a + (b - a) * random();
 
-/** `shoreline`: below the horizon in frame heights, where a beach ends the sea (glints only). */
-function swarmOf(
-  kind: Kind,
-  stage: Stage,
-  extent: readonly number[],
-  speed: number,
-  shoreline?: number,
-): Swarm {
+/** A world rectangle: left, top, right, bottom. */
+type Area = readonly [number, number, number, number];
+
+/**
+ * A swarm of `kind` wrapping around `area`; flame tongues (`fire` given) are born along its
+ * bottom edge and live `fire.life` seconds, sparks over a fire are as many as `count` says.
+ */
+function swarmOf(kind: Kind, stage: Stage, area: Area, speed: number, fire?: FireSite): Swarm {
   const look = LOOKS[kind];
-  const [left, top, right, bottom] = extent as [number, number, number, number];
+  const [left, low, right, high] = area;
   const u = stage.unit;
-  const fireLine = stage.horizon + FIRE_LINE * u;
   const flame = kind === 'flame';
-  const onWater = kind === 'glints';
-  const low = kind === 'bubbles' || onWater ? Math.max(top, stage.horizon + 0.01 * u) : top;
-  const shore = onWater && shoreline !== undefined ? stage.horizon + shoreline * u : bottom;
-  const high = kind === 'embers' || flame ? Math.min(bottom, fireLine) : Math.min(bottom, shore);
-  const area = ((right - left) * Math.max(0, high - low)) / (u * u);
-  const count = Math.min(2500, Math.round(flame ? (right - left) / (0.012 * u) : look.density * area));
+  const extent = ((right - left) * Math.max(0, high - low)) / (u * u);
+  const count = Math.min(
+    2500,
+    Math.round(flame ? (right - left) / (0.01 * u) : Math.max(look.density * extent, fire ? 40 : 0)),
+  );
   const random = seeded(hashOf(kind, stage.seed));
   const palette = look.colors(stage);
+  const size = fire && flame ? fire.width / (0.14 * u) : 1;
   const swarm: Swarm = {
     look,
     x: new Float32Array(count),
@@ -204,22 +205,30 @@ function swarmOf(
     top: low,
     width: Math.max(1, right - left),
     span: Math.max(1, high - low),
-    life: flame ? 0.9 : 0,
+    life: flame ? (fire?.life ?? 0.6) : 0,
     unit: u,
   };
   for (let i = 0; i < count; i += 1) {
-    swarm.x[i] = left + random() * (right - left);
-    swarm.y[i] = flame ? fireLine : low + random() * (high - low);
+    // Tongues crowd toward the middle of the fire, where it burns tallest.
+    const across = flame ? 0.5 + (random() + random() - 1) * 0.5 : random();
+    swarm.x[i] = left + across * (right - left);
+    swarm.y[i] = flame ? high : low + random() * (high - low);
     swarm.vx[i] = between(random, look.vx) * u * speed;
     swarm.vy[i] = between(random, look.vy) * u * speed;
-    swarm.size[i] = between(random, look.size) * u;
+    swarm.size[i] = between(random, look.size) * u * size * (flame ? 1 - Math.abs(across - 0.5) : 1);
     swarm.phase[i] = random() * Math.PI * 2;
     swarm.color.push(palette[i % palette.length]!);
   }
   return swarm;
 }
 
-/** The swarms a scene has: its weather, flame tongues where there is fire, glints on open sea. */
+/** Below the horizon, in frame heights, where sparks stop when no fire is named. */
+const SPARK_LINE = 0.32;
+
+/**
+ * The swarms a scene has: its weather, flame tongues and sparks where there is fire, glints on
+ * open sea. Sparks rise from a campfire or a crater; with neither they fill the air.
+ */
 export function swarmsFor(
   weather: readonly Weather[],
   forms: readonly Form[],
@@ -227,32 +236,68 @@ export function swarmsFor(
   extent: readonly number[],
   speed: number,
 ): Swarm[] {
-  const kinds: Kind[] = [...weather, ...(forms.includes('flames') ? (['flame'] as const) : [])];
-  const swarms = kinds.map((kind) => swarmOf(kind, stage, extent, speed));
+  const [left, top, right, bottom] = extent as [number, number, number, number];
+  const u = stage.unit;
+  const fires = [
+    ...(forms.includes('flames') ? [campfireOf(stage)] : []),
+    ...(forms.includes('volcano') ? [craterFire(volcanoOf(stage))] : []),
+  ];
+  const above = (f: FireSite, reach: number): Area => [
+    f.x - f.width,
+    f.base - reach * u,
+    f.x + f.width,
+    f.base,
+  ];
+  const swarms: Swarm[] = [];
+  for (const kind of weather) {
+    if (kind === 'embers' && fires.length > 0)
+      for (const f of fires) swarms.push(swarmOf(kind, stage, above(f, 0.6), speed, f));
+    else {
+      const underSea = forms.includes('seabed');
+      const low = kind === 'bubbles' && !underSea ? Math.max(top, stage.horizon + 0.01 * u) : top;
+      const high = kind === 'embers' ? Math.min(bottom, stage.horizon + SPARK_LINE * u) : bottom;
+      swarms.push(swarmOf(kind, stage, [left, low, right, high], speed));
+    }
+  }
+  for (const f of fires)
+    swarms.push(swarmOf('flame', stage, [f.x - f.width / 2, f.base, f.x + f.width / 2, f.base], speed, f));
   // A river has ripples of its own; the sea glints as far as the beach, if there is one.
-  if (forms.includes('waves'))
+  if (forms.includes('waves')) {
+    const shore = forms.includes('beach') ? stage.horizon + GROUND_LINE.beach * u : bottom;
     swarms.push(
-      swarmOf('glints', stage, extent, speed, forms.includes('beach') ? GROUND_LINE.beach : undefined),
+      swarmOf(
+        'glints',
+        stage,
+        [left, Math.max(top, stage.horizon + 0.01 * u), right, Math.min(bottom, shore)],
+        speed,
+      ),
     );
+  }
   return swarms;
 }
 
-/** Adds (glow) or lays (otherwise) a colour at one pixel with weight a. */
-function splatPixel(frame: Int32Array, i: number, c: Rgb, a: number, glow: boolean): void {
+/**
+ * Adds (glow) or lays (otherwise) a colour at one pixel with weight k in 0..256, in integers:
+ * tens of thousands of pixels a frame go through here.
+ */
+function splatPixel(frame: Int32Array, i: number, c: Rgb, k: number, glow: boolean): void {
   const d = frame[i]!;
   let r = d & 0xff;
   let g = (d >>> 8) & 0xff;
   let b = (d >>> 16) & 0xff;
   if (glow) {
-    r = Math.min(255, r + c[0] * a);
-    g = Math.min(255, g + c[1] * a);
-    b = Math.min(255, b + c[2] * a);
+    r += (c[0] * k) >> 8;
+    g += (c[1] * k) >> 8;
+    b += (c[2] * k) >> 8;
+    if (r > 255) r = 255;
+    if (g > 255) g = 255;
+    if (b > 255) b = 255;
   } else {
-    r += (c[0] - r) * a;
-    g += (c[1] - g) * a;
-    b += (c[2] - b) * a;
+    r += ((c[0] - r) * k) >> 8;
+    g += ((c[1] - g) * k) >> 8;
+    b += ((c[2] - b) * k) >> 8;
   }
-  frame[i] = 0xff000000 | (Math.round(b) << 16) | (Math.round(g) << 8) | Math.round(r);
+  frame[i] = 0xff000000 | (b << 16) | (g << 8) | r;
 }
 
 /** A soft round dot of radius r (pixels) centred at (x, y). */
@@ -277,7 +322,7 @@ function dot(
   for (let py = y0; py <= y1; py += 1) {
     for (let px = x0; px <= x1; px += 1) {
       const dd = ((px - x) ** 2 + (py - y) ** 2) * inv;
-      if (dd < 1) splatPixel(frame, py * width + px, c, a0 * (1 - dd), glow);
+      if (dd < 1) splatPixel(frame, py * width + px, c, (a0 * (1 - dd) * 256) | 0, glow);
     }
   }
 }

@@ -10,7 +10,7 @@ import { relativeTo, layAnchor } from './anchor.js';
 import { beatsOf, cameraPath } from './camera.js';
 import { dominantColors } from './colors.js';
 import { composite, dissolve } from './composite.js';
-import { frameAt } from './decode.js';
+import { lastFrameOf } from './decode.js';
 import { placeElements } from './elements.js';
 import { encodeFrames } from './encode.js';
 import { extentOf, layerFor } from './layer.js';
@@ -110,7 +110,7 @@ export async function renderVideo(
     },
     signal,
   );
-  const last = await frameAt(mp4, frames - 1, width, height, signal);
+  const last = await lastFrameOf(mp4, frames, fps, width, height, signal);
   const unknownNouns =
     reference?.use === 'base' ? [] : readThings(spec.prompt, spec.negativePrompt).report.unknown;
   return {

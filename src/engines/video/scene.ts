@@ -17,7 +17,7 @@ import { stageOf, type Stage } from './stage.js';
 import { BOUNDS, rock, SUBJECT_PAINTERS } from './subjects.js';
 import { placeThings, type PlacedThing } from './thing-layout.js';
 import { spriteOf, stamp } from './thing-sprites.js';
-import { readThings, type NounReport } from './things.js';
+import { readThings, SKY_ART, type NounReport } from './things.js';
 import { readPrompt, type Form, type TimeOfDay, type Weather } from './words.js';
 
 export interface ScenePlan {
@@ -78,12 +78,20 @@ export function planScene(
   if (borrowed) palette = leanPalette(palette, borrowed.colors, borrowed.amount);
   // The hour decides the sky; colours the prompt names (or a borrowed picture's) tint it.
   const tint = Math.max(reading.huesNamed ? 0.5 : 0.2, borrowed?.amount ?? 0);
-  const stage = stageOf({ palette, time: reading.time, tint, ...frame, seed: words.seed });
+  const snowy = reading.weather.includes('snow') || reading.forms.includes('snowfield');
+  const hue = reading.huesNamed ? palette.colors[1] : undefined;
+  const stage = stageOf({ palette, time: reading.time, tint, ...frame, seed: words.seed, snowy, named: hue });
   const subjects = layOut(reading.forms, reading.counts, stage, speed);
   return {
     forms: reading.forms,
     subjects,
-    things: placeThings(found.things, stage, reading.forms, speed, subjects.length),
+    things: placeThings(
+      found.things.filter((t) => !reading.forms.includes(SKY_ART[t.art] as Form)),
+      stage,
+      reading.forms,
+      speed,
+      subjects.length,
+    ),
     nouns: found.report,
     weather: reading.weather,
     time: reading.time,

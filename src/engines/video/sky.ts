@@ -7,12 +7,15 @@ import { canvasOf } from '../canvas.js';
 import { noise2, paintBackground, type Rgb } from '../paint/index.js';
 import { disc, mixRgb, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
-import { cellRandom, formRandom, lit, type Stage } from './stage.js';
+import { cellRandom, formRandom, lit, snowLit, type Stage } from './stage.js';
+import { paintWater } from './underwater.js';
 import { isGround, type Form } from './vocabulary.js';
 
 function gradient(layer: Layer, s: Stage, ground: boolean): void {
   const u = s.unit;
-  const far = mixRgb(lit(s, shade(s.palette.colors[2]!, 0.85)), s.skyLow, 0.5);
+  // The distant ground, under snow in winter.
+  const own = s.snowy ? snowLit(s, [226, 234, 246]) : lit(s, shade(s.palette.colors[2]!, 0.85));
+  const far = mixRgb(own, s.skyLow, s.snowy ? 0.3 : 0.5);
   for (let py = 0; py < layer.height; py += 1) {
     const y = (py - layer.oy) / layer.density;
     const color =
@@ -188,6 +191,11 @@ function pattern(layer: Layer, s: Stage): void {
 /** Paints the whole far layer, opaque. */
 export function paintSky(layer: Layer, stage: Stage, forms: readonly Form[]): void {
   const ground = forms.some(isGround);
+  // Under the sea there is water overhead, not sky.
+  if (forms.includes('seabed')) {
+    paintWater(layer, stage);
+    return;
+  }
   const abstract = !ground && forms.includes('orbs') && !stage.night;
   if (forms.includes('room')) {
     wall(layer, stage);

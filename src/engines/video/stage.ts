@@ -20,6 +20,10 @@ export interface Stage {
   /** Frame width in world units: the first view spans -width/2 to width/2. */
   width: number;
   seed: number;
+  /** Winter: the ground lies under snow, whatever else stands on it. */
+  snowy: boolean;
+  /** The colour the prompt names, if it names one: a red car is red. */
+  named?: Rgb;
   skyTop: Rgb;
   skyLow: Rgb;
   /** What the hour's light multiplies the colour of lit (not glowing) things by. */
@@ -42,9 +46,11 @@ export interface StageInput {
   width: number;
   height: number;
   seed: number;
+  snowy?: boolean;
+  named?: Rgb;
 }
 
-export function stageOf({ palette, time, tint, width, height, seed }: StageInput): Stage {
+export function stageOf({ palette, time, tint, width, height, seed, snowy, named }: StageInput): Stage {
   const random = seeded(hashOf('stage', seed));
   const night = time === 'night';
   const [light, middle, dark] = [
@@ -63,6 +69,8 @@ export function stageOf({ palette, time, tint, width, height, seed }: StageInput
     unit: height,
     width,
     seed,
+    snowy: snowy ?? false,
+    ...(named ? { named } : {}),
     skyTop: mixRgb(hour.top, ownTop, tint),
     skyLow: mixRgb(hour.low, ownLow, tint),
     light: hour.light,
@@ -73,6 +81,16 @@ export function stageOf({ palette, time, tint, width, height, seed }: StageInput
 export function lit(stage: Stage, rgb: Rgb): Rgb {
   const l = stage.light;
   return [rgb[0] * l[0], rgb[1] * l[1], rgb[2] * l[2]];
+}
+
+/**
+ * Snow as the hour shows it: it throws back more light than the land, so at night it stays a pale
+ * blue-grey under the moon rather than sinking into the dark like grass or water.
+ */
+export function snowLit(stage: Stage, rgb: Rgb): Rgb {
+  const l = stage.light;
+  const k = (c: number) => 0.4 + 0.6 * c;
+  return [rgb[0] * k(l[0]), rgb[1] * k(l[1]), rgb[2] * k(l[2])];
 }
 
 /** Random numbers for one cell of one form: the same wherever and whenever it is drawn. */

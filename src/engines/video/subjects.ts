@@ -210,6 +210,15 @@ function ship(layer: Layer, s: Stage, p: Pose): void {
   shape(layer, s, p, [-0.19, -0.006, 0.2, -0.006, 0.19, 0.005, -0.19, 0.005], lit(s, [150, 42, 36]));
 }
 
+/** A colour's hue, made as saturated and as deep as a car's paint. */
+function carPaint([r, g, b]: Rgb): Rgb {
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  if (max - min < 1) return [200, 200, 196];
+  const [v, chroma] = [190, 190 * 0.8];
+  return [r, g, b].map((c) => v - chroma * ((max - c) / (max - min))) as unknown as Rgb;
+}
+
 function car(layer: Layer, s: Stage, p: Pose): void {
   const random = seeded(p.look);
   const paints: Rgb[] = [
@@ -219,7 +228,8 @@ function car(layer: Layer, s: Stage, p: Pose): void {
     [34, 34, 38],
     [236, 190, 40],
   ];
-  const body = lit(s, paints[Math.floor(random() * paints.length)]!);
+  // The colour the prompt names, as a car's deep glossy paint, else one the seed picks.
+  const body = lit(s, s.named ? carPaint(s.named) : paints[Math.floor(random() * paints.length)]!);
   shape(layer, s, p, [-0.05, -0.038, -0.034, -0.066, 0.028, -0.066, 0.05, -0.038], body);
   shape(layer, s, p, [-0.043, -0.04, -0.03, -0.061, 0.024, -0.061, 0.042, -0.04], lit(s, [120, 148, 168]));
   line(layer, s, p, [-0.004, -0.061], [-0.004, -0.04], 0.004, body);

@@ -77,6 +77,8 @@ export function placeThings(
     'blossoms',
     'dunes',
     'ridges',
+    'volcano',
+    'seabed',
   ];
   const openWater = has('waves') && !shores.some(has);
   const instances = things.flatMap((t) => Array<Thing>(t.count).fill(t));
@@ -110,6 +112,21 @@ export function placeThings(
         speed: facing * pace * scale,
         phase,
         onRock: openWater,
+      });
+    } else if (thing.habitat === 'water' && has('seabed')) {
+      // Under the sea: anywhere in the water above the seabed, nearer ones larger.
+      const depth = random() * 0.2;
+      const scale = scaleAt(depth) * (heroes ? 1.8 : 1.2);
+      placed.push({
+        thing,
+        x: (random() - 0.5) * 0.9 * s.width,
+        foot: s.horizon + (0.1 - 0.45 * random()) * u,
+        height: thing.size * scale * u,
+        depth,
+        facing,
+        speed: facing * pace * scale * 3,
+        phase,
+        onRock: false,
       });
     } else if (thing.habitat === 'water') {
       const depth = 0.04 + random() * 0.22;

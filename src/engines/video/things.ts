@@ -192,6 +192,29 @@ const LIGHTS = new Set([
 const VEHICLE =
   /car|bus|bike|bicycle|truck|tractor|motorcycle|scooter|locomotive|train|tram|van|ambulance|taxi|trolleybus|engine|skateboard/;
 
+/** Pictures of the sun and the moon: where the scene's own sun or moon shines, they are not drawn again. */
+export const SKY_ART: Readonly<Record<string, Form>> = Object.fromEntries([
+  ...['sun', 'sun-with-face'].map((art) => [art, 'sun']),
+  ...[
+    'full-moon',
+    'full-moon-face',
+    'full-moon-with-face',
+    'new-moon',
+    'new-moon-face',
+    'crescent-moon',
+    'first-quarter-moon',
+    'first-quarter-moon-face',
+    'first-quarter-moon-with-face',
+    'last-quarter-moon',
+    'last-quarter-moon-face',
+    'last-quarter-moon-with-face',
+    'waning-crescent-moon',
+    'waning-gibbous-moon',
+    'waxing-crescent-moon',
+    'waxing-gibbous-moon',
+  ].map((art) => [art, 'moon']),
+]);
+
 /** What a thing's place needs: the ground it implies, and the weather. */
 const NEEDS: Readonly<Record<string, { form?: Form; weather?: Weather }>> = {
   camel: { form: 'dunes' },

@@ -6,7 +6,9 @@
 
 /** Forms that are a ground of their own, back to front: without one, a scene gets plain land. */
 export const GROUNDS = [
+  'seabed',
   'ridges',
+  'volcano',
   'dunes',
   'waves',
   'beach',
@@ -18,7 +20,6 @@ export const GROUNDS = [
   'trunks',
   'blossoms',
   'road',
-  'flames',
 ] as const;
 
 /** Forms drawn as separate things, each named once ("boat") or several times ("boats"). */
@@ -36,8 +37,11 @@ export const SUBJECTS = [
 ] as const;
 export type Subject = (typeof SUBJECTS)[number];
 
-/** Every form, back to front: sky things, grounds, things standing on them, abstract orbs. */
-export const FORMS = ['sun', 'moon', 'clouds', 'planet', ...GROUNDS, ...SUBJECTS, 'orbs'] as const;
+/**
+ * Every form, back to front: sky things, grounds, a fire burning on them, things standing on
+ * them, abstract orbs.
+ */
+export const FORMS = ['sun', 'moon', 'clouds', 'planet', ...GROUNDS, 'flames', ...SUBJECTS, 'orbs'] as const;
 export type Form = (typeof FORMS)[number];
 
 export const isGround = (form: Form): boolean => (GROUNDS as readonly Form[]).includes(form);
@@ -135,7 +139,9 @@ export const SCENERY_WORDS: Record<Scenery, readonly string[]> = {
   trunks: ['forest', 'forests', 'woods', 'jungle', 'woodland', 'grove', 'pine', 'pines'],
   blossoms: ['flower', 'flowers', 'garden', 'meadow', 'bloom', 'blossom', 'blossoms', 'tulips', 'roses'],
   road: ['road', 'roads', 'highway', 'freeway', 'motorway'],
-  flames: ['fire', 'fires', 'flame', 'flames', 'burning', 'blaze', 'campfire', 'inferno', 'lava', 'volcano'],
+  flames: ['fire', 'fires', 'flame', 'flames', 'burning', 'blaze', 'campfire', 'bonfire', 'inferno'],
+  seabed: ['underwater', 'undersea', 'seabed', 'seafloor'],
+  volcano: ['volcano', 'volcanoes', 'volcanic', 'lava', 'eruption', 'erupting', 'magma'],
   orbs: ['abstract', 'orb', 'orbs', 'bubble', 'dream', 'dreamy', 'surreal'],
 };
 

@@ -50,6 +50,7 @@ const wordsFor = (form: Form): readonly string[] =>
 /** What a form brings along when the prompt says nothing of the weather. */
 const FORM_WEATHER: Partial<Record<Form, Weather>> = {
   flames: 'embers',
+  volcano: 'embers',
   trunks: 'leaves',
   blossoms: 'fireflies',
   planet: 'dust',
@@ -58,6 +59,7 @@ const FORM_WEATHER: Partial<Record<Form, Weather>> = {
 
 /** Hue words handed to the palette for a form, when the prompt names no colour itself. */
 const FORM_HUES: Partial<Record<Form, string>> = {
+  seabed: 'blue teal cyan',
   ridges: 'blue violet',
   dunes: 'gold orange',
   waves: 'blue teal cyan',
@@ -69,6 +71,7 @@ const FORM_HUES: Partial<Record<Form, string>> = {
   trunks: 'green emerald',
   blossoms: 'pink green',
   flames: 'orange red amber',
+  volcano: 'orange red',
   clouds: 'blue',
   planet: 'indigo violet',
   orbs: 'magenta cyan',
@@ -133,6 +136,9 @@ function formsOf(words: Set<string>, banned: readonly Form[], implied: readonly 
   if ((named.has('boat') || named.has('ship')) && !WATERS.some((w) => named.has(w)) && allowed('waves'))
     named.add('waves');
   if (named.has('car') && !named.has('road') && !named.has('blocks') && allowed('road')) named.add('road');
+  // A road runs through land, unless the words name another ground for it.
+  if (named.has('road') && ![...named].some((f) => isGround(f) && f !== 'road') && allowed('land'))
+    named.add('land');
   const groundless = SKY_WORDS.some((w) => words.has(w)) || [...named].some((f) => GROUNDLESS.includes(f));
   if (!groundless && ![...named].some(isGround) && allowed('land')) named.add('land');
   return FORMS.filter((f) => named.has(f));
@@ -170,6 +176,9 @@ export function readPrompt(
   const named = WEATHERS.filter((w) => WEATHER_WORDS[w].some((word) => words.has(word)));
   const brought = [...forms.flatMap((f) => FORM_WEATHER[f] ?? []), ...impliedWeather];
   const weather = [...new Set([...named, ...brought])].filter((w) => !bannedWeather.includes(w));
+  // In winter the plain land lies under snow.
+  if (weather.includes('snow') && forms.includes('land') && !bannedForms.includes('snowfield'))
+    forms.splice(forms.indexOf('land'), 1, 'snowfield');
   const calm = list.filter((w) => CALM_WORDS.includes(w)).length;
   const fast = list.filter((w) => FAST_WORDS.includes(w)).length;
   const tempo = calm > fast ? 0.5 : fast > calm ? 1.8 : 1;
