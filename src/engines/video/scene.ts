@@ -14,7 +14,7 @@ import type { Layer } from './layer.js';
 import { layOut, STANDING, type Placed } from './layout.js';
 import { paintSky } from './sky.js';
 import { stageOf, type Stage } from './stage.js';
-import { BOUNDS, rock, SUBJECT_PAINTERS } from './subjects.js';
+import { BOUNDS, islet, rock, SUBJECT_PAINTERS } from './subjects.js';
 import { placeThings, type PlacedThing } from './thing-layout.js';
 import { spriteOf, stamp } from './thing-sprites.js';
 import { readThings, SKY_ART, type NounReport } from './things.js';
@@ -110,7 +110,7 @@ export function paintScene(plan: ScenePlan, near: Layer, far: Layer): void {
   paintLand(near, plan.stage, plan.forms);
   for (const placed of plan.subjects) {
     if (!STANDING.includes(placed.subject)) continue;
-    if (placed.onRock) rock(near, plan.stage, placed, BOUNDS[placed.subject][2] * 0.8);
+    if (placed.onRock) islet(near, plan.stage, placed, BOUNDS[placed.subject][2] * 0.8);
     SUBJECT_PAINTERS[placed.subject](near, plan.stage, placed);
   }
   for (const placed of plan.things) {

@@ -331,3 +331,71 @@ export function rock(layer: Layer, s: Stage, p: Pose, half: number): void {
     lit(s, [90, 82, 76]),
   );
 }
+
+/**
+ * A rocky islet for a building that stands where there is only water (a lighthouse at sea): a
+ * crag several times the building's width whose top it stands on, a shadowed flank, boulders at
+ * its foot and a line of surf where it meets the sea. Its outline varies with the pose's look.
+ */
+export function islet(layer: Layer, s: Stage, p: Pose, half: number): void {
+  const random = seeded(p.look ^ 0x5eed);
+  const w = half * (5 + random() * 1.5);
+  // The sea meets the rock this far below the building's foot.
+  const sea = 0.1;
+  const jag = () => (random() - 0.5) * 0.02;
+  const crag = [
+    -w,
+    sea,
+    -w * 0.8,
+    sea * 0.55 + jag(),
+    -w * 0.5,
+    sea * 0.2 + jag(),
+    -half * 1.4,
+    -0.004,
+    -half * 0.4,
+    -0.012,
+    half * 0.9,
+    -0.008,
+    w * 0.4,
+    sea * 0.25 + jag(),
+    w * 0.75,
+    sea * 0.5 + jag(),
+    w * 1.05,
+    sea,
+  ];
+  shape(layer, s, p, crag, lit(s, [112, 104, 94]));
+  // The flank away from the light, darker, and the rock's wet foot.
+  const flank = [
+    half * 0.6,
+    -0.004,
+    w * 0.4,
+    sea * 0.25,
+    w * 0.75,
+    sea * 0.5,
+    w * 1.05,
+    sea,
+    half * 0.2,
+    sea,
+  ];
+  shape(layer, s, p, flank, lit(s, [72, 66, 62]));
+  shape(
+    layer,
+    s,
+    p,
+    [-w, sea, -w * 0.85, sea * 0.8, w * 0.9, sea * 0.82, w * 1.05, sea],
+    lit(s, [50, 46, 44]),
+  );
+  for (let b = 0; b < 3; b += 1) {
+    const x = (random() - 0.5) * w * 1.9;
+    const r = half * (0.6 + random() * 0.7);
+    shape(
+      layer,
+      s,
+      p,
+      [x - r, sea, x - r * 0.6, sea - r * 0.7, x + r * 0.5, sea - r * 0.8, x + r, sea],
+      lit(s, [88, 82, 76]),
+    );
+  }
+  // Surf where the rock meets the water.
+  box(layer, s, p, -w * 1.04, sea - 0.003, w * 1.09, sea + 0.006, lit(s, [226, 232, 236]));
+}
