@@ -17,9 +17,9 @@ export const ESTIMATED_FROM = 100_000;
 /** Documents in the sample: read and stemmed once per change of the index (tens of milliseconds). */
 const SAMPLE_SIZE = 2_000;
 /**
- * A term held by at least this many sampled documents is estimated, within about a quarter
- * (1/√16) of its count, which moves its idf by 0.25 at most; it is held by at least 0.8 % of
- * the index, so that counting it would read thousands of postings.
+ * A term held by at least this many sampled documents is estimated, typically within a quarter
+ * (1/√16) of its count, which moves its idf by about 0.2; such a term is held by about 0.8 % of
+ * the index or more, so that counting it would read thousands of postings.
  */
 const SAMPLE_HITS = 16;
 /** The sample generator's seed: any fixed number. */
