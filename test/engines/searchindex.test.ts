@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SearchIndex, type SearchDocument } from '../../src/engines/searchindex/index.js';
+import { RESULTS_LISTED, SearchIndex, type SearchDocument } from '../../src/engines/searchindex/index.js';
 
 let dir: string;
 let index: SearchIndex;
@@ -81,6 +81,20 @@ describe('SearchIndex', () => {
     expect(hits.map((hit) => hit.position)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     expect(new Set(hits.map((hit) => hit.link)).size).toBe(25);
     expect(index.search({ query: 'rockets', page: 2, number: 10 }).hits).toEqual(pages[1]?.hits);
+  });
+
+  it('lists the best RESULTS_LISTED matches of a search, best first, and no more', () => {
+    // The word once, twice … in a body of the same length: more occurrences, a higher score.
+    const filler = (n: number) => `${'gyro '.repeat(n)}${'x '.repeat(20 - n)}`;
+    index.add(
+      Array.from({ length: RESULTS_LISTED + 20 }, (_, i) => doc(`d${i}`, 't', filler(i < 20 ? 2 : 1))),
+    );
+    const ranked = index.rank({ query: 'gyro' });
+    expect(ranked).toHaveLength(RESULTS_LISTED);
+    // The 20 documents with the word twice come first, then the others, ties by id.
+    expect(ranked.slice(0, 20).map((hit) => hit.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(ranked.at(-1)?.id).toBe(RESULTS_LISTED);
+    expect(index.search({ query: 'gyro', page: RESULTS_LISTED / 10 + 1, number: 10 }).hits).toEqual([]);
   });
 
   it('replaces a record added again: same kind and link, or same question', () => {

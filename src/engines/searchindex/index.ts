@@ -6,6 +6,7 @@ export {
   DEFAULT_MEANING,
   DEFAULT_RANKING,
   IndexVersionError,
+  RESULTS_LISTED,
   SearchIndex,
   type IndexStats,
 } from './search-index.js';

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { expansionTerms } from './feedback.js';
+import { DocumentFrequencies } from './frequencies.js';
 import { Stemmer } from './stemmer.js';
 import { STOP_WORDS } from './stopwords.js';
 import type { RankedId, RankingOptions } from './types.js';
@@ -12,9 +13,6 @@ import type { RankedId, RankingOptions } from './types.js';
 /** BM25's usual constants, as FTS5's bm25() uses them, for the feedback terms scored here. */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
-
-/** Document frequencies kept at most; beyond, the memory is started afresh. */
-const FREQUENCIES_KEPT = 100_000;
 
 /** A document's stemmed terms, per column, and its length as bm25() counts it. */
 interface TermVector {
@@ -26,10 +24,16 @@ interface TermVector {
 export class FeedbackRanking {
   private readonly stemmer: Stemmer;
   private readonly stopStems: ReadonlySet<string>;
-  private readonly frequencies = new Map<string, number>();
+  private readonly frequencies: DocumentFrequencies;
+  private readonly read: Database.Statement<
+    [number],
+    { id: number; title: string; text: string; tokens: number }
+  >;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
+    this.read = db.prepare('SELECT id, title, text, tokens FROM documents WHERE id = ?');
     this.stemmer = new Stemmer(db);
+    this.frequencies = new DocumentFrequencies(db, this.stemmer);
     // The stop words as the tokenizer stems them ("this" → "thi"), to skip in feedback.
     this.stopStems = this.stemmer.terms(
       Object.values(STOP_WORDS)
@@ -40,7 +44,7 @@ export class FeedbackRanking {
 
   /** Forgets the document frequencies kept: the index changed. */
   forget(): void {
-    this.frequencies.clear();
+    this.frequencies.forget();
   }
 
   /**
@@ -74,7 +78,7 @@ export class FeedbackRanking {
     const tokensOf = (id: number) => vectors.get(id)?.tokens ?? 0;
     const averageLength = depth.reduce((sum, hit) => sum + tokensOf(hit.id), 0) / Math.max(1, depth.length);
     const idf = terms.map(({ term }) => {
-      const df = this.documentFrequency(term);
+      const df = this.frequencies.of(term, documents);
       return Math.max(1e-6, Math.log((documents - df + 0.5) / (df + 0.5)));
     });
     const reordered = depth.map((hit) => {
@@ -93,29 +97,9 @@ export class FeedbackRanking {
     return [...reordered, ...first.slice(depth.length)];
   }
 
-  /**
-   * How many documents hold `term` (a stemmed token), from the index's vocabulary. Counting
-   * reads the term's whole posting list, and feedback terms are the common ones, so counts are
-   * kept until the index changes.
-   */
-  private documentFrequency(term: string): number {
-    let df = this.frequencies.get(term);
-    if (df === undefined) {
-      df =
-        this.db.prepare<[string], { doc: number }>('SELECT doc FROM fts_vocabulary WHERE term = ?').get(term)
-          ?.doc ?? 0;
-      if (this.frequencies.size >= FREQUENCIES_KEPT) this.frequencies.clear();
-      this.frequencies.set(term, df);
-    }
-    return df;
-  }
-
   /** Stemmed term counts of some documents, per column: of every term, or of the `only` ones. */
   private termVectors(ids: readonly number[], only?: ReadonlySet<string>): Map<number, TermVector> {
-    const read = this.db.prepare<[number], { id: number; title: string; text: string; tokens: number }>(
-      'SELECT id, title, text, tokens FROM documents WHERE id = ?',
-    );
-    const docs = ids.flatMap((id) => read.get(id) ?? []);
+    const docs = ids.flatMap((id) => this.read.get(id) ?? []);
     const counts = this.stemmer.count(
       docs.flatMap((doc) => [doc.title, doc.text]),
       only,

@@ -43,6 +43,13 @@ export const DEFAULT_RANKING: RankingOptions = {
   feedbackDepth: 30,
 };
 
+/**
+ * How many results a search lists at most: 100 pages of 10. On a large index a common word
+ * matches a tenth of it, and handing every match to JavaScript, to sort and keep, cost a search
+ * more than scoring them did.
+ */
+export const RESULTS_LISTED = 1000;
+
 export interface IndexStats {
   documents: number;
   byKind: Partial<Record<Kind, number>>;
@@ -105,7 +112,7 @@ export class SearchIndex {
     this.refresh(true);
   }
 
-  /** Every matching document id with its score, best first, ties by id (stable paging). */
+  /** The best `RESULTS_LISTED` matching document ids with their scores, best first, ties by id (stable paging). */
   rank(request: SearchRequest, ranking: RankingOptions = this.ranking): RankedId[] {
     const clauses = parseQuery(request.query, request.language);
     if (clauses.length === 0) return [];
@@ -308,15 +315,16 @@ export class SearchIndex {
     ranking: RankingOptions,
   ): RankedId[] {
     const filter = this.filter(request);
+    // SQLite keeps the best rows as it scores them (a sorter bounded by the limit): every match is
+    // still scored, but only the listed ones reach JavaScript.
     const rows = this.db
       .prepare<unknown[], [number, number]>(
-        `SELECT fts.rowid, -bm25(fts, ?, ?) FROM fts${filter.join} WHERE fts MATCH ?${filter.sql}`,
+        `SELECT fts.rowid AS id, -bm25(fts, ?, ?) AS score FROM fts${filter.join} WHERE fts MATCH ?${filter.sql}
+         ORDER BY score DESC, id LIMIT ${RESULTS_LISTED}`,
       )
       .raw(true)
       .all(ranking.titleWeight, ranking.bodyWeight, expression, ...filter.params);
-    return rows
-      .map(([id, score]) => ({ id, score: weight * score }))
-      .sort((a, b) => b.score - a.score || a.id - b.id);
+    return rows.map(([id, score]) => ({ id, score: weight * score }));
   }
 }
 
