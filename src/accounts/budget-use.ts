@@ -58,7 +58,10 @@ export async function returnWindows(
 }
 
 /** The use of these windows, their rows locked until the transaction ends (PostgreSQL). */
-export async function lockedUse(trx: Kysely<Database>, keys: readonly WindowKey[]): Promise<Map<string, number>> {
+export async function lockedUse(
+  trx: Kysely<Database>,
+  keys: readonly WindowKey[],
+): Promise<Map<string, number>> {
   const use = new Map<string, number>();
   if (keys.length === 0) return use;
   await ensureRows(trx, keys);
@@ -78,10 +81,7 @@ export async function lockedUse(trx: Kysely<Database>, keys: readonly WindowKey[
 }
 
 /** What each window used at `at`, by owner and period (`GET /v1/account`). */
-export async function usedIn(
-  db: Kysely<Database>,
-  windows: readonly BudgetWindow[],
-): Promise<number[]> {
+export async function usedIn(db: Kysely<Database>, windows: readonly BudgetWindow[]): Promise<number[]> {
   return Promise.all(
     windows.map(async (w) => {
       const row = await db

@@ -45,7 +45,13 @@ export async function takeCredits(
 ): Promise<WindowKey[]> {
   if (amount <= 0) return [];
   if (!payer.unlimited) {
-    const change = { accountId: payer.accountId, tokenId: payer.id, kind: 'charge', delta: -amount, traceId } as const;
+    const change = {
+      accountId: payer.accountId,
+      tokenId: payer.id,
+      kind: 'charge',
+      delta: -amount,
+      traceId,
+    } as const;
     if ((await changeBalance(trx, change)) === undefined) throw usedUp(amount);
   }
   const short = await spendWindows(trx, windows, amount);
@@ -61,7 +67,13 @@ export async function giveCredits(
   traceId: string,
 ): Promise<void> {
   if (amount <= 0) return;
-  const change = { accountId: task.accountId, tokenId: task.tokenId, kind: 'refund', delta: amount, traceId } as const;
+  const change = {
+    accountId: task.accountId,
+    tokenId: task.tokenId,
+    kind: 'refund',
+    delta: amount,
+    traceId,
+  } as const;
   await changeBalance(trx, change);
   await returnWindows(trx, task.windows, amount);
 }
@@ -121,7 +133,11 @@ export class Credits {
   /** Reserves the credits of a synchronous request; what it does not keep is never taken. */
   async reserve(payer: Payer, amount: number, traceId: string): Promise<Reservation> {
     if (amount <= 0 || (payer.unlimited && payer.budgets.length === 0)) return FREE;
-    const spender: Spender = { accountId: payer.accountId, tokenId: payer.id, windows: this.windowsOf(payer) };
+    const spender: Spender = {
+      accountId: payer.accountId,
+      tokenId: payer.id,
+      windows: this.windowsOf(payer),
+    };
     // Admission counts balances only: spending under a budget is held, where its windows are read.
     return this.admission && spender.windows.length === 0
       ? this.admit(this.admission, spender, amount, traceId)

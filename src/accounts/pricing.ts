@@ -101,7 +101,11 @@ function tokenRates(price: Price | undefined): { input: number; output: number; 
   if (typeof price !== 'object') return undefined;
   if (price.per_1k) return { ...price.per_1k, cached: price.per_1k.cached ?? price.per_1k.input };
   if (price.per_1k_tokens)
-    return { input: price.per_1k_tokens.prompt, output: price.per_1k_tokens.completion, cached: price.per_1k_tokens.prompt };
+    return {
+      input: price.per_1k_tokens.prompt,
+      output: price.per_1k_tokens.completion,
+      cached: price.per_1k_tokens.prompt,
+    };
   return undefined;
 }
 

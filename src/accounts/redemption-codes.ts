@@ -155,7 +155,10 @@ export async function redeem(
       traceId,
     });
     if (balance === undefined)
-      throw new ServiceError('conflict', "this token's account is unlimited: it has no balance to redeem a code onto");
+      throw new ServiceError(
+        'conflict',
+        "this token's account is unlimited: it has no balance to redeem a code onto",
+      );
     return { credits, balance };
   });
 }

@@ -304,7 +304,11 @@ export class Tokens {
    */
   async accountChanged(trx: Kysely<Database>, accountId: string): Promise<void> {
     this.cache.clear();
-    await trx.updateTable('tokens').set({ changed_at: Date.now() }).where('account_id', '=', accountId).execute();
+    await trx
+      .updateTable('tokens')
+      .set({ changed_at: Date.now() })
+      .where('account_id', '=', accountId)
+      .execute();
   }
 
   /** Forgets the cached tokens here and on the other nodes: an account of theirs changed. */

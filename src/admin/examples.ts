@@ -11,9 +11,7 @@ const token = {
   account: 'acme-corp',
   unlimited: false,
   balance: 4500,
-  budgets: [
-    { period: 'day', credits: 100, used: 40, remaining: 60, resets_at: '2026-11-27T00:00:00.000Z' },
-  ],
+  budgets: [{ period: 'day', credits: 100, used: 40, remaining: 60, resets_at: '2026-11-27T00:00:00.000Z' }],
   spent: 500,
   last_used_at: '2026-11-26T09:14:03.512Z',
   disabled: false,

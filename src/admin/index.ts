@@ -173,8 +173,8 @@ export class Admin {
       balance,
       unlimited: balance === null,
       // Every window that limits the token: its own, then its account's.
-      budgets: await windowRecords(this.parts.db, token.budgets, this.parts.config.billing.time_zone).then((rows) =>
-        rows.map((row, i) => ({ owner: token.budgets[i]!.owner.split(':')[0], ...row })),
+      budgets: await windowRecords(this.parts.db, token.budgets, this.parts.config.billing.time_zone).then(
+        (rows) => rows.map((row, i) => ({ owner: token.budgets[i]!.owner.split(':')[0], ...row })),
       ),
       operations: token.operations,
       rate_per_second: token.ratePerSecond,

@@ -128,12 +128,18 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     method: 'POST',
     url: '/accounts/:name/credits',
-    summary: "Top up (delta > 0) or deduct (delta < 0, never below zero: 409) the account's balance, with a note",
+    summary:
+      "Top up (delta > 0) or deduct (delta < 0, never below zero: 409) the account's balance, with a note",
     body: CreditsBody,
     example: 'credits',
     handle: ({ admin, actor, params, body }) => {
       if (body.delta === 0) throw invalid('delta', 'must not be 0');
-      return admin.accounts.credit(params.name as string, body.delta as number, body.note as string | undefined, actor);
+      return admin.accounts.credit(
+        params.name as string,
+        body.delta as number,
+        body.note as string | undefined,
+        actor,
+      );
     },
   },
   {

@@ -68,8 +68,12 @@ const AccountName = PatternString('^[A-Za-z0-9_.@-]{1,64}$', 'must be 1 to 64 le
 
 export const NewAccountBody = Closed({
   name: AccountName,
-  credits: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e15, description: 'opening balance (default 0)' })),
-  unlimited: Type.Optional(Type.Boolean({ description: 'no balance: only budgets limit it (default false)' })),
+  credits: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1e15, description: 'opening balance (default 0)' }),
+  ),
+  unlimited: Type.Optional(
+    Type.Boolean({ description: 'no balance: only budgets limit it (default false)' }),
+  ),
   budgets: Type.Optional(Budgets),
   low_balance: Type.Optional(LowBalance),
 });

@@ -4,9 +4,7 @@
  * secret appears only in the answer that makes it). Credits change only through the ledger, with
  * the admin's name and note, on the token's account.
  */
-import type { Kysely } from 'kysely';
 import type { Db } from '../store/database.js';
-import type { Database } from '../store/tables.js';
 import { OPERATIONS } from '../contract/table.js';
 import { ServiceError } from '../errors.js';
 import type { NewToken, Role, Token, TokenChanges, Tokens } from '../accounts/tokens.js';

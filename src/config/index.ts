@@ -101,7 +101,9 @@ function crossChecks(input: ConfigInput): string[] {
         );
     });
   if (!isTimeZone(input.billing.time_zone))
-    problems.push(`billing.time_zone: ${input.billing.time_zone} is not an IANA time zone (UTC, Europe/Paris, Asia/Shanghai…)`);
+    problems.push(
+      `billing.time_zone: ${input.billing.time_zone} is not an IANA time zone (UTC, Europe/Paris, Asia/Shanghai…)`,
+    );
   if (input.alerts.webhook_url !== undefined && input.alerts.webhook_secret === undefined)
     problems.push('alerts.webhook_secret: is required with alerts.webhook_url (alerts are signed)');
   const wait = longestWait(input);

@@ -94,7 +94,11 @@ type Request = { path: string; body?: unknown };
 describe('admin examples', () => {
   it('match the real answer of every admin route in members and types', async () => {
     const created = (
-      await call('POST', '/tokens', { name: 'acme', credits: 1000, budgets: [{ credits: 900, period: 'day' }] })
+      await call('POST', '/tokens', {
+        name: 'acme',
+        credits: 1000,
+        budgets: [{ credits: 900, period: 'day' }],
+      })
     ).body as {
       token: string;
     };
@@ -118,11 +122,22 @@ describe('admin examples', () => {
       'GET /accounts': { path: '/accounts' },
       'POST /accounts': {
         path: '/accounts',
-        body: { name: 'acme-corp', credits: 5000, low_balance: 1000, budgets: [{ credits: 500, period: 'day' }] },
+        body: {
+          name: 'acme-corp',
+          credits: 5000,
+          low_balance: 1000,
+          budgets: [{ credits: 500, period: 'day' }],
+        },
       },
       'GET /accounts/:name': { path: '/accounts/acme-corp' },
-      'PATCH /accounts/:name': { path: '/accounts/acme-corp', body: { budgets: [{ credits: 900, period: 'week' }] } },
-      'POST /accounts/:name/credits': { path: '/accounts/acme-corp/credits', body: { delta: 100, note: 'invoice 43' } },
+      'PATCH /accounts/:name': {
+        path: '/accounts/acme-corp',
+        body: { budgets: [{ credits: 900, period: 'week' }] },
+      },
+      'POST /accounts/:name/credits': {
+        path: '/accounts/acme-corp/credits',
+        body: { delta: 100, note: 'invoice 43' },
+      },
       'GET /tokens': { path: '/tokens' },
       'POST /tokens': { path: '/tokens', body: { name: 'other', credits: 10 } },
       'GET /tokens/:name': { path: '/tokens/acme' },

@@ -365,7 +365,9 @@ describe('the console in a browser', () => {
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download CSV' }).click(),
     ]);
-    const csv = readFileSync(await download.path(), 'utf8').trim().split('\r\n');
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split('\r\n');
     expect(csv[0]).toBe('batch,code');
     expect(csv.slice(1).map((line) => line.split(',')[1])).toEqual(codes);
     expect(download.suggestedFilename()).toMatch(/^codes-.+\.csv$/);

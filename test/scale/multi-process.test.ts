@@ -117,7 +117,8 @@ describe('two API nodes and two workers', () => {
 
   it('finishes 200 tasks exactly once with a worker killed mid-way, and keeps credits exact', async () => {
     const before = Number(
-      (await db.selectFrom('accounts').select('credits').where('id', '=', tokenId).executeTakeFirst())?.credits,
+      (await db.selectFrom('accounts').select('credits').where('id', '=', tokenId).executeTakeFirst())
+        ?.credits,
     );
     const submitted: string[] = [];
     let killed = false;
@@ -154,7 +155,8 @@ describe('two API nodes and two workers', () => {
     expect(rows.filter((r) => r.state === 'succeeded')).toHaveLength(TASKS);
     expect(rows.every((r) => r.credits_state === 'settled')).toBe(true);
     const after = Number(
-      (await db.selectFrom('accounts').select('credits').where('id', '=', tokenId).executeTakeFirst())?.credits,
+      (await db.selectFrom('accounts').select('credits').where('id', '=', tokenId).executeTakeFirst())
+        ?.credits,
     );
     expect(before - after).toBe(TASKS * PRICE);
     // Each request's usage row was finalised by the worker process that ended its task.

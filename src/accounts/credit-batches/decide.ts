@@ -73,18 +73,24 @@ export function decide(
   const now = Date.now();
   const balances = new Map(read);
   const writes: BatchWrites = { outcome: [], balances: new Map(), use: new Map(), entries: [], holds: [] };
-  const used = (w: BudgetWindow) => writes.use.get(joinedKey(keyOf(w)))?.used ?? readUse.get(joinedKey(keyOf(w))) ?? 0;
+  const used = (w: BudgetWindow) =>
+    writes.use.get(joinedKey(keyOf(w)))?.used ?? readUse.get(joinedKey(keyOf(w))) ?? 0;
   const move = (op: Op, delta: number) => {
     const balance = balances.get(op.accountId);
     if (balance !== undefined) {
       balances.set(op.accountId, balance + delta);
       writes.balances.set(op.accountId, balance + delta);
       const kind = delta < 0 ? 'charge' : 'refund';
-      const change = { accountId: op.accountId, tokenId: op.tokenId, kind, delta, traceId: op.traceId } as const;
+      const change = {
+        accountId: op.accountId,
+        tokenId: op.tokenId,
+        kind,
+        delta,
+        traceId: op.traceId,
+      } as const;
       writes.entries.push(entryOf(change, balance + delta, now));
     }
-    for (const w of op.windows)
-      writes.use.set(joinedKey(keyOf(w)), { key: keyOf(w), used: used(w) - delta });
+    for (const w of op.windows) writes.use.set(joinedKey(keyOf(w)), { key: keyOf(w), used: used(w) - delta });
   };
   for (const op of batch) {
     if (op.kind === 'settle') {

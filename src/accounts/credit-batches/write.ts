@@ -9,7 +9,14 @@ import type { Kysely } from 'kysely';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../../store/database.js';
 import type { Database } from '../../store/tables.js';
-import { decide, settledTraces, touchedAccounts, touchedWindows, type BatchWrites, type Op } from './decide.js';
+import {
+  decide,
+  settledTraces,
+  touchedAccounts,
+  touchedWindows,
+  type BatchWrites,
+  type Op,
+} from './decide.js';
 import { lockedUse } from '../budget-use.js';
 import { joinedKey } from '../budgets.js';
 
