@@ -31,6 +31,8 @@ export const migration: Migration = {
 
     await db.schema.alterTable('ledger').addColumn('account_id', 'text').execute();
     await sql`update ledger set account_id = token_id`.execute(db);
+    // A balance's entries are read by account now; the token's index would only slow each charge.
+    await db.schema.dropIndex('ledger_token').execute();
     await db.schema.createIndex('ledger_account').on('ledger').columns(['account_id', 'id']).execute();
     await db.schema.alterTable('holds').addColumn('account_id', 'text').execute();
     await sql`update holds set account_id = token_id`.execute(db);
@@ -68,6 +70,7 @@ export const migration: Migration = {
     await db.schema.dropTable('budget_use').execute();
     await db.schema.alterTable('holds').dropColumn('account_id').execute();
     await db.schema.dropIndex('ledger_account').execute();
+    await db.schema.createIndex('ledger_token').on('ledger').columns(['token_id', 'id']).execute();
     await db.schema.alterTable('ledger').dropColumn('account_id').execute();
     await db.schema.alterTable('tokens').addColumn('credits', 'bigint').execute();
     await sql`update tokens set credits = (select credits from accounts where accounts.id = tokens.account_id)`.execute(
