@@ -14,7 +14,7 @@ export interface EdgeLine extends Line {
   frame?: true;
 }
 
-const MAX_ANGLE = (15 * Math.PI) / 180;
+const MAX_ANGLE = (30 * Math.PI) / 180;
 const ANGLE_STEP = (0.5 * Math.PI) / 180;
 const ANGLES = Math.round((2 * MAX_ANGLE) / ANGLE_STEP) + 1;
 const PER_POLARITY = 8;
@@ -41,7 +41,7 @@ export function edgeLines(edges: EdgeMap, vertical: boolean, minVotes: number): 
       const across = vertical ? gx[i]! : gy[i]!;
       const along = vertical ? gy[i]! : gx[i]!;
       // Vote only with gradients within about 24° of the line's normal.
-      if (Math.abs(along) > 0.45 * Math.abs(across)) continue;
+      if (Math.abs(along) > 0.75 * Math.abs(across)) continue;
       const accumulator = votes[across > 0 ? 0 : 1]!;
       const u = (vertical ? y : x) + 0.5;
       const v = (vertical ? x : y) + 0.5;
