@@ -65,9 +65,14 @@ export function plainMask(grey: Plane): Uint8Array {
 
 /** Pixels this near the frame count as reaching it: a blur or lens darkens the outermost few. */
 const FRINGE = RADIUS + 2;
+/** A region reaching the frame whose hull covers more than this share of the picture is the surface. */
+const SURFACE_COVER = 0.8;
 
-/** The 4-connected plain regions that do not reach the picture's frame, largest first. */
-export function regionsInside(mask: Uint8Array, width: number, height: number): Point[][] {
+/**
+ * The 4-connected plain regions, largest first, less the plain surface around the card (which
+ * reaches the frame and surrounds the card). A card may itself run up to the frame.
+ */
+export function cardRegions(mask: Uint8Array, width: number, height: number): Point[][] {
   const seen = new Uint8Array(mask.length);
   const regions: Point[][] = [];
   const stack: number[] = [];
@@ -89,7 +94,7 @@ export function regionsInside(mask: Uint8Array, width: number, height: number): 
           stack.push(q);
         }
     }
-    if (!framed) regions.push(region);
+    if (!framed || hullArea(hullOf(region)) <= SURFACE_COVER * width * height) regions.push(region);
   }
   return regions.sort((a, b) => b.length - a.length);
 }
@@ -109,6 +114,13 @@ function hullOf(points: readonly Point[]): Point[] {
     return out;
   };
   return [...chain(sorted), ...chain([...sorted].reverse())];
+}
+
+function hullArea(hull: readonly Point[]): number {
+  let twice = 0;
+  for (let i = 0; i < hull.length; i++)
+    twice += cross({ x: 0, y: 0 }, hull[i]!, hull[(i + 1) % hull.length]!);
+  return Math.abs(twice) / 2;
 }
 
 /** How far `p` lies outside the convex polygon `hull` (counter-clockwise, y down); ≤ 0 inside. */
@@ -221,7 +233,7 @@ function ordered(corners: readonly Point[]): Quad {
 export function locatePlainCard(image: Canvas): Quad | null {
   const factor = Math.max(1, Math.round(Math.max(image.width, image.height) / SEARCH_SIZE));
   const grey = greyOf(image, factor);
-  const hull = cardGround(regionsInside(plainMask(grey), grey.width, grey.height));
+  const hull = cardGround(cardRegions(plainMask(grey), grey.width, grey.height));
   if (!hull || hull.length < 4) return null;
   const corners = ordered(largestQuadrilateral(hull));
   const [tl, tr, br, bl] = corners;

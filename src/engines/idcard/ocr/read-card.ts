@@ -72,7 +72,7 @@ async function readRectified(
 
   fields.name = cleanName(text.values.name);
   fields.sex = cleanSex(text.values.sex);
-  const nation = snapNation(text.values.nation.replace(/\s/g, ''));
+  const nation = snapNation(text.values.nation.replace(/\s/g, ''), text.alternatives.nation);
   fields.nation = nation?.nation ?? '';
   fields.birth = cleanBirth(text.values.birth);
   fields.address = correctDivisions(cleanAddress([text.values.address]));
