@@ -144,13 +144,14 @@ function frameLines(picture: Picture, vertical: boolean): EdgeLine[] {
 }
 
 /**
- * An edge line that runs along the picture's frame within this many pixels of it from end to end
- * is the frame's own fringe (a blur or a lens darkening the outermost pixels), not a card edge:
- * where the card reaches the frame, the frame itself stands in (frameLines).
+ * An edge line that runs along the picture's frame within this many pixels of it from end to end,
+ * darker towards the frame, is the frame's own fringe (a blur or a lens darkening the outermost
+ * pixels), not a card edge. A close-cut scan's card edge a pixel or two from the frame has the
+ * brighter scanner lid beyond it, and is kept.
  */
 const FRINGE = 2.5;
 
-function alongFrame(line: EdgeLine, picture: Picture): boolean {
+function isFringe(line: EdgeLine, picture: Picture): boolean {
   const vertical = Math.abs(line.nx) > Math.abs(line.ny);
   const [from, to] = vertical ? [picture.top, picture.bottom] : [picture.left, picture.right];
   const [near, far] = vertical ? [picture.left, picture.right] : [picture.top, picture.bottom];
@@ -158,7 +159,9 @@ function alongFrame(line: EdgeLine, picture: Picture): boolean {
   const across = [from, to].map((along) =>
     vertical ? (line.d - line.ny * along) / line.nx : (line.d - line.nx * along) / line.ny,
   );
-  return [near, far].some((edge) => across.every((at) => Math.abs(at - edge) <= FRINGE));
+  const along = (edge: number) => across.every((at) => Math.abs(at - edge) <= FRINGE);
+  // Edge lines' normals point right or down: brighter that way is darker towards the near side.
+  return (along(near) && line.polarity === 1) || (along(far) && line.polarity === -1);
 }
 
 /** The card's width over its height (85.6 × 54 mm), and how far from it a flat view may be. */
@@ -233,11 +236,11 @@ export function findOutline(
   // are things printed on the card (the photo's frame) when the card itself fills the image.
   const shortest = 0.35 * Math.max(width, height);
   const horizontal = [
-    ...edgeLines(edges, false, shortest * 0.3).filter((line) => !alongFrame(line, picture)),
+    ...edgeLines(edges, false, shortest * 0.3).filter((line) => !isFringe(line, picture)),
     ...frameLines(picture, false),
   ];
   const vertical = [
-    ...edgeLines(edges, true, (shortest / 1.6) * 0.3).filter((line) => !alongFrame(line, picture)),
+    ...edgeLines(edges, true, (shortest / 1.6) * 0.3).filter((line) => !isFringe(line, picture)),
     ...frameLines(picture, true),
   ];
   let best: Outline | undefined;
