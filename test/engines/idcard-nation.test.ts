@@ -20,8 +20,16 @@ describe('nation', () => {
   it('snaps a misread name to the nearest group, ties to the more populous', () => {
     // 滴 is one substitution from every one-character group: 汉 comes first.
     expect(snapNation('滴')?.nation).toBe('汉');
-    expect(snapNation('维吾')).toEqual({ nation: '维吾尔', distance: 1 });
     expect(snapNation('回族')).toEqual({ nation: '回', distance: 0 });
+  });
+
+  it('counts a character missed for less than one misread, and a look-alike the recogniser saw for half', () => {
+    // A rare character under the recogniser's floor is dropped: 拉 is 拉祜, not 汉.
+    expect(snapNation('维吾')).toEqual({ nation: '维吾尔', distance: 0.75 });
+    expect(snapNation('拉')?.nation).toBe('拉祜');
+    // 士 read where the recogniser also saw 土: 土, not 汉.
+    expect(snapNation('士', [['土', '七']])).toEqual({ nation: '土', distance: 0.5 });
+    expect(snapNation('士')?.nation).toBe('汉');
   });
 
   it('reads 满, 回, 苗 and 壮 as printed, never as 汉', async () => {

@@ -1,7 +1,7 @@
 /**
- * Candidate card edges: a Hough transform over the edge map, restricted to lines within 15° of
- * horizontal or vertical (the card is upright within ±10°, plus camera tilt), one accumulator per
- * way the edge faces.
+ * Candidate card edges: a Hough transform over the edge map, restricted to lines within 30° of
+ * horizontal or vertical (a card laid on a table and photographed lies turned up to about 25°,
+ * plus camera tilt), one accumulator per way the edge faces.
  */
 import { BRIGHTER_ABOVE, BRIGHTER_BELOW, BRIGHTER_LEFT, BRIGHTER_RIGHT, type EdgeMap } from './edges.js';
 import type { Line } from './lines.js';
@@ -14,7 +14,7 @@ export interface EdgeLine extends Line {
   frame?: true;
 }
 
-const MAX_ANGLE = (15 * Math.PI) / 180;
+const MAX_ANGLE = (30 * Math.PI) / 180;
 const ANGLE_STEP = (0.5 * Math.PI) / 180;
 const ANGLES = Math.round((2 * MAX_ANGLE) / ANGLE_STEP) + 1;
 const PER_POLARITY = 8;
@@ -40,8 +40,9 @@ export function edgeLines(edges: EdgeMap, vertical: boolean, minVotes: number): 
       if ((classes[i]! & both) === 0) continue;
       const across = vertical ? gx[i]! : gy[i]!;
       const along = vertical ? gy[i]! : gx[i]!;
-      // Vote only with gradients within about 24° of the line's normal.
-      if (Math.abs(along) > 0.45 * Math.abs(across)) continue;
+      // Vote only with gradients within about 37° of vertical (horizontal, for vertical lines): a
+      // side turned 30° and a little noise.
+      if (Math.abs(along) > 0.75 * Math.abs(across)) continue;
       const accumulator = votes[across > 0 ? 0 : 1]!;
       const u = (vertical ? y : x) + 0.5;
       const v = (vertical ? x : y) + 0.5;

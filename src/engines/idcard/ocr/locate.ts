@@ -1,7 +1,7 @@
 /**
  * Finding the card in a photo or scan: edges on a reduced grey copy, the card-shaped outline
  * among them, then its corners measured on the full-size image. The card is taken to be upright
- * within about ±10° (plus camera tilt); a card lying sideways or upside down is not turned.
+ * within about ±30° (plus camera tilt); a card lying sideways or upside down is not turned.
  */
 import type { Canvas } from '../../canvas.js';
 import type { Point, Quad } from '../warp.js';

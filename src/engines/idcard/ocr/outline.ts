@@ -143,6 +143,27 @@ function frameLines(picture: Picture, vertical: boolean): EdgeLine[] {
   );
 }
 
+/**
+ * An edge line that runs along the picture's frame within this many pixels of it from end to end,
+ * darker towards the frame, is the frame's own fringe (a blur or a lens darkening the outermost
+ * pixels), not a card edge. A close-cut scan's card edge a pixel or two from the frame has the
+ * brighter scanner lid beyond it, and is kept.
+ */
+const FRINGE = 2.5;
+
+function isFringe(line: EdgeLine, picture: Picture): boolean {
+  const vertical = Math.abs(line.nx) > Math.abs(line.ny);
+  const [from, to] = vertical ? [picture.top, picture.bottom] : [picture.left, picture.right];
+  const [near, far] = vertical ? [picture.left, picture.right] : [picture.top, picture.bottom];
+  // Where the line crosses the frame's two ends, across it.
+  const across = [from, to].map((along) =>
+    vertical ? (line.d - line.ny * along) / line.nx : (line.d - line.nx * along) / line.ny,
+  );
+  const along = (edge: number) => across.every((at) => Math.abs(at - edge) <= FRINGE);
+  // Edge lines' normals point right or down: brighter that way is darker towards the near side.
+  return (along(near) && line.polarity === 1) || (along(far) && line.polarity === -1);
+}
+
 /** The card's width over its height (85.6 × 54 mm), and how far from it a flat view may be. */
 const CARD_ASPECT = 85.6 / 54;
 const FLAT_ASPECT = 1.05;
@@ -214,8 +235,14 @@ export function findOutline(
   // A card photographed to be read fills a good part of the frame; smaller card-shaped outlines
   // are things printed on the card (the photo's frame) when the card itself fills the image.
   const shortest = 0.35 * Math.max(width, height);
-  const horizontal = [...edgeLines(edges, false, shortest * 0.3), ...frameLines(picture, false)];
-  const vertical = [...edgeLines(edges, true, (shortest / 1.6) * 0.3), ...frameLines(picture, true)];
+  const horizontal = [
+    ...edgeLines(edges, false, shortest * 0.3).filter((line) => !isFringe(line, picture)),
+    ...frameLines(picture, false),
+  ];
+  const vertical = [
+    ...edgeLines(edges, true, (shortest / 1.6) * 0.3).filter((line) => !isFringe(line, picture)),
+    ...frameLines(picture, true),
+  ];
   let best: Outline | undefined;
   let bestScore = 0;
   const slack = 0.02 * Math.max(width, height);

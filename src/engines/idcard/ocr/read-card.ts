@@ -12,6 +12,7 @@ import { cleanAddress, cleanBirth, cleanName, cleanSex, isTemporaryTitle } from 
 import { shrink } from './grey.js';
 import { checks, normaliseNumber } from './id-number-read.js';
 import { locateCard } from './locate.js';
+import { locatePlainCard } from './plain-region.js';
 import { snapNation } from './nation.js';
 import { cardText, LABELS } from './ppocr/card-text.js';
 import { readNumber } from './ppocr/number-views.js';
@@ -71,7 +72,7 @@ async function readRectified(
 
   fields.name = cleanName(text.values.name);
   fields.sex = cleanSex(text.values.sex);
-  const nation = snapNation(text.values.nation.replace(/\s/g, ''));
+  const nation = snapNation(text.values.nation.replace(/\s/g, ''), text.alternatives.nation);
   fields.nation = nation?.nation ?? '';
   fields.birth = cleanBirth(text.values.birth);
   fields.address = correctDivisions(cleanAddress([text.values.address]));
@@ -98,17 +99,29 @@ async function readRectified(
 }
 
 /**
- * Reads the card in `photo` as it stands: in the outline found, else in the whole image. An
- * outline short of the card (the photo's frame and the stock's pattern can close one) still shows
- * some labels, stretched: where it misses any, the whole image is read too, and the reading that
- * found more labels stands.
+ * Reads the card in `photo` as it stands: in the outline found, else in the whole image, else in
+ * the plain region a busy surface leaves around the card. An outline short of the card (the
+ * photo's frame and the stock's pattern can close one) still shows some labels, stretched: while
+ * a reading misses any label the next place is read too, and the reading that found the most
+ * labels stands.
  */
 async function readUpright(photo: Canvas, signal?: AbortSignal): Promise<CardReading> {
-  const quad = locateCard(photo);
-  const reading = await readRectified(photo, rectify(photo, quad), quad, signal);
-  if (quad === null || reading.labelsFound === FIELDS.length) return reading;
-  const whole = await readRectified(photo, rectify(photo, null), null, signal);
-  return whole.labelsFound > reading.labelsFound ? whole : reading;
+  const outline = locateCard(photo);
+  const places: (() => Quad | null | undefined)[] = [
+    () => outline,
+    () => (outline === null ? undefined : null),
+    () => locatePlainCard(photo) ?? undefined,
+  ];
+  let best: CardReading | undefined;
+  for (const place of places) {
+    // undefined: nothing (new) to read there.
+    const quad = place();
+    if (quad === undefined) continue;
+    const reading = await readRectified(photo, rectify(photo, quad), quad, signal);
+    if (!best || reading.labelsFound > best.labelsFound) best = reading;
+    if (best.labelsFound === FIELDS.length) break;
+  }
+  return best!;
 }
 
 /**

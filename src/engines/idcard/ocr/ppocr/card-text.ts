@@ -30,6 +30,8 @@ interface Row {
 export interface CardText {
   /** Each value as read (not yet cleaned): the address's lines joined; '' where none was found. */
   values: Record<Field, string>;
+  /** Per character of each value (spaces left out), the others the recogniser also saw there. */
+  alternatives: Record<Field, readonly (readonly string[])[]>;
   /** Mean recogniser probability of each value's characters, 0–1. */
   probability: Record<Field, number>;
   /** Where each value was found on the card, for the fields that were. */
@@ -160,6 +162,10 @@ export function cardText(lines: readonly ReadLine[]): CardText {
     values: Object.fromEntries(
       FIELDS.map((f) => [f, f === 'address' ? values[f].map((c) => c.char).join('') : textOf(values[f])]),
     ) as Record<Field, string>,
+    alternatives: Object.fromEntries(FIELDS.map((f) => [f, values[f].map((c) => c.alternatives)])) as Record<
+      Field,
+      (readonly string[])[]
+    >,
     probability: Object.fromEntries(FIELDS.map((f) => [f, meanProbability(values[f])])) as Record<
       Field,
       number

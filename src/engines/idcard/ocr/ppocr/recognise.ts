@@ -25,6 +25,8 @@ const MIN_WIDTH = 320;
  * a rare, dense character (鑫) comes out of the model at about even odds with the blank.
  */
 const CHARACTER_FLOOR = 0.3;
+/** A character this probable at the step another was read at is kept as an alternative. */
+const ALTERNATIVE_FLOOR = 0.02;
 
 export interface LineChar {
   char: string;
@@ -32,6 +34,11 @@ export interface LineChar {
   probability: number;
   /** The middle of the character across the card. */
   x: number;
+  /**
+   * Other characters the recogniser found likely at that step (look-alikes: 士 for 土, 何 for 侗),
+   * for matching what was read against a closed list.
+   */
+  alternatives: readonly string[];
 }
 
 export interface ReadLine {
@@ -87,7 +94,11 @@ export async function recogniseLine(card: Canvas, box: Box): Promise<ReadLine> {
       // Full-width digits and letters are read as their plain forms.
       const char = (characters[read - 1] ?? '').normalize('NFKC');
       const x = box.x + ((t + 0.5) * STEP * box.width) / width;
-      chars.push({ char, probability, x });
+      const alternatives: string[] = [];
+      for (let k = 1; k < classes; k++)
+        if (k !== read && probabilities[at + k]! >= ALTERNATIVE_FLOOR)
+          alternatives.push((characters[k - 1] ?? '').normalize('NFKC'));
+      chars.push({ char, probability, x, alternatives });
     }
     previous = read;
   }
