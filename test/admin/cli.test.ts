@@ -82,28 +82,19 @@ describe('switchyard admin commands', () => {
     expect(await failure('account', 'create', 'twice', '--budget', '5/day', '--budget', '6/day')).toContain(
       '--budget: day is given twice',
     );
-    expect(await failure('account', 'create', 'odd', '--budget', '5/year')).toContain('--budget: 5/year');
-    for (const name of ['shop-ci', 'shop-web'])
-      expect(await json('token', 'create', '--name', name, '--account', 'shop')).toMatchObject({
-        account: 'shop',
-        credits: 300,
-      });
-    expect(
-      await failure('token', 'create', '--name', 'shop-x', '--account', 'shop', '--credits', '5'),
-    ).toContain('--credits: the account named by --account holds the balance');
+    expect(await json('token', 'create', '--name', 'shop-ci', '--account', 'shop')).toMatchObject({
+      account: 'shop',
+      credits: 300,
+    });
     expect(await cli('account', 'credits', 'shop', '+20', '--note', 'order 7')).toBe(
       'shop: balance 320 (+20)\n',
     );
     expect(await json('account', 'update', 'shop', '--no-budgets', '--low-balance', '25')).toMatchObject({
       budgets: [],
       low_balance: 25,
+      balance: 320,
+      tokens: [expect.objectContaining({ name: 'shop-ci' })],
     });
-    const shown = await json('account', 'show', 'shop');
-    expect(shown.tokens).toEqual([
-      expect.objectContaining({ name: 'shop-ci' }),
-      expect.objectContaining({ name: 'shop-web' }),
-    ]);
-    expect(await cli('account', 'list')).toMatch(/shop\s+320\s+25\s+shop-ci, shop-web/);
   });
 
   it('edits a token', async () => {

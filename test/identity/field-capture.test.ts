@@ -66,16 +66,7 @@ describe('the field-capture maker’s cards, held out', () => {
   // Groups of one, two and three characters, among them the rare characters the recogniser
   // misses or misreads alone (祜 of 拉祜, 土 read as 士, 侗 as 何), on the maker's own captures.
   it('reads the nation of each group as printed', async () => {
-    const groups: (typeof NATIONS)[number][] = [
-      '汉',
-      '蒙古',
-      '维吾尔',
-      '哈萨克',
-      '鄂温克',
-      '拉祜',
-      '土',
-      '侗',
-    ];
+    const groups: (typeof NATIONS)[number][] = ['汉', '维吾尔', '拉祜', '土', '侗'];
     const cards = groups.map((nation) => makeFieldCard(820 + NATIONS.indexOf(nation), { nation }));
     const answers = await Promise.all(
       cards.map((card) => server.post(CHECK, { image_url: dataUrl(card) }, token)),
