@@ -3,6 +3,7 @@
  * unlimited, budgets, a low-balance line), and for one account: its tokens, its budgets, a top-up
  * or deduction with a note, and its ledger.
  */
+import { CreditsForm } from '../credits-form';
 import { useEffect, useState } from 'preact/hooks';
 import { get, patch, post, query, type Page } from '../api';
 import { BudgetFields, draftOf, rulesOf, Windows, type WindowRow } from '../budgets';
@@ -189,16 +190,11 @@ function AccountDetail({ account, onChanged }: { account: AccountRow; onChanged:
     () => get<Page<LedgerRow>>(`/ledger${query({ account: account.id, limit: 50 })}`),
     [account.id],
   );
-  const [delta, setDelta] = useState('');
-  const [note, setNote] = useState('');
   const [budgets, setBudgets] = useState(draftOf(account.budgets));
   const [lowBalance, setLowBalance] = useState(
     account.low_balance === null ? '' : String(account.low_balance),
   );
   const [unlimited, setUnlimited] = useState(account.unlimited);
-  const topUp = useAction(() =>
-    post<{ balance: number }>(`${path}/credits`, { delta: Number(delta), ...(note ? { note } : {}) }),
-  );
   const save = useAction(() =>
     patch<AccountRow>(path, {
       budgets: rulesOf(budgets).length > 0 ? rulesOf(budgets) : null,
@@ -218,34 +214,12 @@ function AccountDetail({ account, onChanged }: { account: AccountRow; onChanged:
   return (
     <Section title={`Account ${account.name}`} id="account-detail">
       <div class="grid-2">
-        <form
-          class="subform"
-          aria-label="Credits"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (await topUp.start()) {
-              setDelta('');
-              setNote('');
-              changed();
-            }
-          }}
-        >
-          <h3>Credits</h3>
-          <p>
-            Balance: <strong>{balanceOf(account)}</strong>
-          </p>
-          <Field label="Credits to add" hint="negative to deduct; never below zero">
-            <input type="number" required value={delta} onInput={(e) => setDelta(e.currentTarget.value)} />
-          </Field>
-          <Field label="Note" hint="kept in the ledger, e.g. an invoice number">
-            <input value={note} onInput={(e) => setNote(e.currentTarget.value)} />
-          </Field>
-          <ErrorNote error={topUp.error} />
-          <button type="submit" disabled={topUp.busy || account.unlimited}>
-            Apply
-          </button>
-          {account.unlimited && <p class="hint">An unlimited account has no balance to top up.</p>}
-        </form>
+        <CreditsForm
+          path={path}
+          balance={account.unlimited ? null : account.balance}
+          what="account"
+          onChanged={changed}
+        />
         <form
           class="subform"
           aria-label="Budgets and limits"

@@ -1,4 +1,5 @@
 /** Tokens: search, create (the secret shown once), and for one token: credits, limits, switches. */
+import { CreditsForm } from '../credits-form';
 import { useState } from 'preact/hooks';
 import { del, get, patch, post, query, type Page } from '../api';
 import {
@@ -234,8 +235,6 @@ function TokenDetail({
   onGone: () => void;
 }) {
   const path = `/tokens/${encodeURIComponent(token.id)}`;
-  const [delta, setDelta] = useState('');
-  const [note, setNote] = useState('');
   const [limits, setLimits] = useState({
     operations: (token.operations ?? []).join(', '),
     rate: String(token.rate_per_second ?? ''),
@@ -244,9 +243,6 @@ function TokenDetail({
     unlimited: token.unlimited,
   });
   const [confirmRevoke, setConfirmRevoke] = useState(false);
-  const topUp = useAction(() =>
-    post<{ balance: number }>(`${path}/credits`, { delta: Number(delta), ...(note ? { note } : {}) }),
-  );
   const save = useAction(() =>
     patch<TokenRow>(path, {
       operations: listOf(limits.operations),
@@ -264,34 +260,12 @@ function TokenDetail({
   return (
     <Section title={`Token ${token.name}`} id="token-detail">
       <div class="grid-2">
-        <form
-          class="subform"
-          aria-label="Credits"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (await topUp.start()) {
-              setDelta('');
-              setNote('');
-              onChanged();
-            }
-          }}
-        >
-          <h3>Credits</h3>
-          <p>
-            Balance: <strong>{token.unlimited ? 'unlimited' : num(token.balance)}</strong>
-          </p>
-          <Field label="Credits to add" hint="negative to deduct; never below zero">
-            <input type="number" required value={delta} onInput={(e) => setDelta(e.currentTarget.value)} />
-          </Field>
-          <Field label="Note" hint="kept in the ledger, e.g. an invoice number">
-            <input value={note} onInput={(e) => setNote(e.currentTarget.value)} />
-          </Field>
-          <ErrorNote error={topUp.error} />
-          <button type="submit" disabled={topUp.busy || token.unlimited}>
-            Apply
-          </button>
-          {token.unlimited && <p class="hint">An unlimited token has no balance to top up.</p>}
-        </form>
+        <CreditsForm
+          path={path}
+          balance={token.unlimited ? null : token.balance}
+          what="token"
+          onChanged={onChanged}
+        />
         <form
           class="subform"
           aria-label="Limits"
