@@ -7,7 +7,7 @@ import type { BudgetRule } from '../accounts/budgets.js';
 import { PERIODS, type Period } from '../accounts/budget-windows.js';
 import type { AccountRecord } from '../admin/accounts.js';
 import { CLI } from '../admin/audit.js';
-import { number, print, withAdmin } from './admin.js';
+import { creditsCommand, number, print, withAdmin } from './admin.js';
 import { table } from './table.js';
 
 /** `100/day` → {credits: 100, period: 'day'}; each period at most once. */
@@ -116,27 +116,9 @@ export function accountCommands(configOption: () => Option): Command {
       print(flags.json, changed, () => table(rowsOf([changed]), COLUMNS));
     });
 
-  account
-    .command('credits')
-    .description('top up (+500) or deduct (-- -200), written to the ledger; never below zero')
-    .addOption(configOption())
-    .argument('<name-or-id>')
-    .argument('<delta>', 'signed whole number: +500 adds, -200 takes (write `-- -200`)')
-    .option('--note <text>', 'kept in the ledger entry (an invoice, a reason)')
-    .option('--json', 'print {balance, delta, …} as JSON')
-    .action(async (nameOrId: string, deltaText: string, flags) => {
-      const delta = Number(deltaText);
-      if (!/^[+-]?\d+$/.test(deltaText) || delta === 0)
-        throw new Error(`<delta>: ${deltaText} is not a signed whole number other than 0`);
-      const result = await withAdmin(flags.config, (admin) =>
-        admin.accounts.credit(nameOrId, delta, flags.note, CLI),
-      );
-      print(
-        flags.json,
-        result,
-        () => `${result.name}: balance ${result.balance} (${delta > 0 ? '+' : ''}${delta})\n`,
-      );
-    });
+  creditsCommand(account, configOption, (admin, nameOrId, delta, note) =>
+    admin.accounts.credit(nameOrId, delta, note, CLI),
+  );
 
   return account;
 }

@@ -91,6 +91,41 @@ const TOKEN_COLUMNS = [
   'last_used_at',
 ];
 
+/**
+ * `credits <name-or-id> <delta> [--note]` under `parent` (a token's or an account's): a top-up or
+ * a deduction through `credit`, written to the ledger; never below zero.
+ */
+export function creditsCommand(
+  parent: Command,
+  configOption: () => Option,
+  credit: (
+    admin: Admin,
+    nameOrId: string,
+    delta: number,
+    note: string | undefined,
+  ) => Promise<{ name: string; balance: number }>,
+): void {
+  parent
+    .command('credits')
+    .description('top up (+500) or deduct (-- -200) credits, written to the ledger; never below zero')
+    .addOption(configOption())
+    .argument('<name-or-id>')
+    .argument('<delta>', 'signed whole number: +500 adds, -200 takes (write `-- -200`)')
+    .option('--note <text>', 'kept in the ledger entry (an invoice, a reason)')
+    .option('--json', 'print {balance, delta, …} as JSON')
+    .action(async (nameOrId: string, deltaText: string, flags) => {
+      const delta = Number(deltaText);
+      if (!/^[+-]?\d+$/.test(deltaText) || delta === 0)
+        throw new Error(`<delta>: ${deltaText} is not a signed whole number other than 0`);
+      const result = await withAdmin(flags.config, (admin) => credit(admin, nameOrId, delta, flags.note));
+      print(
+        flags.json,
+        result,
+        () => `${result.name}: balance ${result.balance} (${delta > 0 ? '+' : ''}${delta})\n`,
+      );
+    });
+}
+
 /** `token update` and `token credits`, added to the `token` command. */
 export function tokenAdminCommands(token: Command, configOption: () => Option): void {
   token
@@ -138,27 +173,9 @@ export function tokenAdminCommands(token: Command, configOption: () => Option): 
       print(flags.json, record, () => table([record as unknown as Record<string, unknown>], TOKEN_COLUMNS));
     });
 
-  token
-    .command('credits')
-    .description('top up (+500) or deduct (-- -200) credits, written to the ledger; never below zero')
-    .addOption(configOption())
-    .argument('<name-or-id>')
-    .argument('<delta>', 'signed whole number: +500 adds, -200 takes (write `-- -200`)')
-    .option('--note <text>', 'kept in the ledger entry (an invoice, a reason)')
-    .option('--json', 'print {balance, delta, …} as JSON')
-    .action(async (nameOrId: string, deltaText: string, flags) => {
-      const delta = Number(deltaText);
-      if (!/^[+-]?\d+$/.test(deltaText) || delta === 0)
-        throw new Error(`<delta>: ${deltaText} is not a signed whole number other than 0`);
-      const result = await withAdmin(flags.config, (admin) =>
-        admin.tokens.credit(nameOrId, delta, flags.note, CLI),
-      );
-      print(
-        flags.json,
-        result,
-        () => `${result.name}: balance ${result.balance} (${delta > 0 ? '+' : ''}${delta})\n`,
-      );
-    });
+  creditsCommand(token, configOption, (admin, nameOrId, delta, note) =>
+    admin.tokens.credit(nameOrId, delta, note, CLI),
+  );
 }
 
 /** `usage`, `requests` and `channels`. */
