@@ -80,7 +80,7 @@ export async function lockedUse(
   return use;
 }
 
-/** What each window used at `at`, by owner and period (`GET /v1/account`). */
+/** What each of `windows` has used so far (`GET /v1/account`, the admin records, the alerts). */
 export async function usedIn(db: Kysely<Database>, windows: readonly BudgetWindow[]): Promise<number[]> {
   return Promise.all(
     windows.map(async (w) => {
