@@ -11,8 +11,9 @@ PORT ?= 8080
 # its US English model, which bench/music-realism.mjs transcribes the sung words with; AR PL
 # UMing, WenQuanYi Micro Hei and OCR-B, the type of the field-capture card maker's cards.
 DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng fonts-wqy-zenhei fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei fonts-ocr-b nginx fluidsynth musescore-general-soundfont-small festival festvox-kallpc16k festlex-cmu festlex-poslex pocketsphinx pocketsphinx-en-us
-# mallopt and malloc_trim for `serve` and `worker` (native/malloc.c), against the running Node's headers.
-MALLOC_ADDON := dist/native/malloc.node
+# Addons against the running Node's headers: mallopt and malloc_trim for `serve` and `worker`
+# (native/malloc.c), and the video encoder's conversion of frames to YUV (native/yuv.c).
+NATIVE_ADDONS := dist/native/malloc.node dist/native/yuv.node
 SOUNDFONT_SF3 := /usr/share/sounds/sf3/MuseScore_General_Lite.sf3
 SOUNDFONT := dist/soundfont
 NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '../../include/node')")
@@ -49,7 +50,7 @@ $(SQLITE_ADDON): $(STAMP)
 
 deps: $(STAMP)
 
-build: deps $(SQLITE_ADDON) $(MALLOC_ADDON) $(CONSOLE) $(SOUNDFONT) compile
+build: deps $(SQLITE_ADDON) $(NATIVE_ADDONS) $(CONSOLE) $(SOUNDFONT) compile
 
 # The TypeScript of src/ into dist/, types stripped file by file (scripts/compile.mjs, esbuild):
 # a second, where tsc took half a minute; `make typecheck` checks the types.
@@ -67,10 +68,10 @@ $(SOUNDFONT): $(SOUNDFONT_SF3) scripts/soundfont.mjs src/engines/audio/synth/gen
 $(SOUNDFONT_SF3):
 	@$(MAKE) --no-print-directory debian
 
-$(MALLOC_ADDON): native/malloc.c
+dist/native/%.node: native/%.c
 	@$(MAKE) --no-print-directory debian
 	@mkdir -p $(@D)
-	gcc -O2 -Wall -Wextra -shared -fPIC -I$(NODE_INCLUDE) -o $@ $<
+	gcc -O3 -Wall -Wextra -shared -fPIC -I$(NODE_INCLUDE) -o $@ $<
 
 run: setup
 	@mkdir -p data

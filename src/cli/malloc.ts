@@ -1,7 +1,7 @@
 /**
  * glibc's malloc told to give memory back (native/malloc.c says why): large blocks returned when
- * freed, and free pages returned when the process goes quiet. The addon is built by `make` beside
- * the OCR server; where it is not (a checkout run from source, a libc other than glibc) both are
+ * freed, and free pages returned when the process goes quiet. The addon is built by `make` (into
+ * dist/native); where it is not (a checkout run from source, a libc other than glibc) both are
  * left undone and the process runs as before.
  */
 import { createRequire } from 'node:module';

@@ -312,12 +312,12 @@ describe('camera moves, measured on the decoded frames', () => {
   it('stays still when fixed', async () => {
     const m = await measure({ kind: 'fixed' });
     console.log('fixed', m);
-    // The painted frames are identical; what is measured is the encoder's noise, a tenth of the
-    // smallest move above.
-    expect(Math.abs(m.dx)).toBeLessThan(0.001);
-    expect(Math.abs(m.dy)).toBeLessThan(0.001);
-    expect(Math.abs(m.scale - 1)).toBeLessThan(0.001);
-    expect(Math.abs(m.rotation)).toBeLessThan(0.001);
+    // The painted frames are identical; what is measured is the encoder's noise, up to 0.0017
+    // over seeds 11 to 16, under two thirds of the smallest move above (0.003).
+    expect(Math.abs(m.dx)).toBeLessThan(0.002);
+    expect(Math.abs(m.dy)).toBeLessThan(0.002);
+    expect(Math.abs(m.scale - 1)).toBeLessThan(0.002);
+    expect(Math.abs(m.rotation)).toBeLessThan(0.002);
   });
 
   it('follows director commands in turn: pan left, then zoom in', async () => {
