@@ -12,8 +12,9 @@ PORT ?= 8080
 # UMing, WenQuanYi Micro Hei and OCR-B, the type of the field-capture card maker's cards.
 DEB_PACKAGES := python3 make g++ pkg-config zbar-tools ffmpeg tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng fonts-wqy-zenhei fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei fonts-ocr-b nginx fluidsynth musescore-general-soundfont-small festival festvox-kallpc16k festlex-cmu festlex-poslex pocketsphinx pocketsphinx-en-us
 # Addons against the running Node's headers: mallopt and malloc_trim for `serve` and `worker`
-# (native/malloc.c), and the video encoder's conversion of frames to YUV (native/yuv.c).
-NATIVE_ADDONS := dist/native/malloc.node dist/native/yuv.node
+# (native/malloc.c), the video encoder's conversion of frames to YUV (native/yuv.c) and the PNG
+# writer's row filter (native/png.c).
+NATIVE_ADDONS := dist/native/malloc.node dist/native/yuv.node dist/native/png.node
 SOUNDFONT_SF3 := /usr/share/sounds/sf3/MuseScore_General_Lite.sf3
 SOUNDFONT := dist/soundfont
 NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '../../include/node')")

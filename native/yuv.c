@@ -37,7 +37,7 @@ static int bytes_of(napi_env env, napi_value value, uint8_t **data, size_t *leng
   void *raw;
   if (napi_get_typedarray_info(env, value, &type, &count, &raw, NULL, NULL) != napi_ok) return 0;
   if (type == napi_int32_array || type == napi_uint32_array) count *= 4;
-  else if (type != napi_uint8_array) return 0;
+  else if (type != napi_uint8_array && type != napi_uint8_clamped_array) return 0;
   *data = raw;
   *length = count;
   return 1;

@@ -4,10 +4,7 @@
  * dist/native); where it is not (a checkout run from source, a libc other than glibc) both are
  * left undone and the process runs as before.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-
-const ADDON = fileURLToPath(new URL('../../dist/native/malloc.node', import.meta.url));
+import { nativeAddon } from '../native-addon.js';
 
 /** glibc's own starting threshold, kept from moving up. */
 export const MMAP_THRESHOLD = 128 * 1024;
@@ -21,7 +18,7 @@ let addon: Malloc | null | undefined;
 
 function malloc(): Malloc | null {
   try {
-    addon ??= createRequire(import.meta.url)(ADDON) as Malloc;
+    addon ??= nativeAddon<Malloc>('malloc');
   } catch {
     addon = null;
   }

@@ -1,19 +1,9 @@
-/** PNG out, and PNG or JPEG in (content images, reference frames, ID cards): pure JavaScript, nothing to install. */
+/** PNG out (png-writer.ts), and PNG or JPEG in (content images, reference frames, ID cards). */
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import type { Canvas } from './canvas.js';
 
-export function encodePng(canvas: Canvas): Buffer {
-  // One filter (Paeth) rather than trying all five per row: as small here, and twice as fast.
-  return PNG.sync.write(
-    {
-      width: canvas.width,
-      height: canvas.height,
-      data: Buffer.from(canvas.data.buffer, canvas.data.byteOffset, canvas.data.byteLength),
-    } as PNG,
-    { deflateLevel: 3, filterType: 4 },
-  );
-}
+export { encodePng } from './png-writer.js';
 
 export class UnreadableImage extends Error {}
 

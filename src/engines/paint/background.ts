@@ -100,22 +100,22 @@ export function paintBackground(canvas: Canvas, palette: Palette, random: Random
       grid[gy * gw + gx] = Math.min(1, Math.max(0, field((gx * step) / scale, (gy * step) / scale)));
   const lut = colorTable(palette.colors);
   for (let y = 0; y < height; y += 1) {
-    const gy = Math.floor(y / step);
+    const top = Math.floor(y / step) * gw;
+    const bottom = top + gw;
     const fy = (y % step) / step;
-    for (let x = 0; x < width; x += 1) {
-      const gx = Math.floor(x / step);
-      const fx = (x % step) / step;
-      const a = grid[gy * gw + gx] ?? 0;
-      const b = grid[gy * gw + gx + 1] ?? 0;
-      const c = grid[(gy + 1) * gw + gx] ?? 0;
-      const d = grid[(gy + 1) * gw + gx + 1] ?? 0;
-      const t = (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy;
-      const l = Math.round(t * 255) * 3;
-      const o = (y * width + x) * 4;
-      data[o] = lut[l] ?? 0;
-      data[o + 1] = lut[l + 1] ?? 0;
-      data[o + 2] = lut[l + 2] ?? 0;
-      data[o + 3] = 255;
+    let o = y * width * 4;
+    for (let gx = 0, x = 0; x < width; gx += 1) {
+      // Down each side of the cell first; then across, a constant step per pixel.
+      const left = grid[top + gx]! + (grid[bottom + gx]! - grid[top + gx]!) * fy;
+      const right = grid[top + gx + 1]! + (grid[bottom + gx + 1]! - grid[top + gx + 1]!) * fy;
+      const across = (right - left) / step;
+      for (let k = 0; k < step && x < width; k += 1, x += 1, o += 4) {
+        const l = Math.round((left + across * k) * 255) * 3;
+        data[o] = lut[l]!;
+        data[o + 1] = lut[l + 1]!;
+        data[o + 2] = lut[l + 2]!;
+        data[o + 3] = 255;
+      }
     }
   }
 }

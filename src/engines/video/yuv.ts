@@ -5,16 +5,11 @@
  * scaler, which spent a third of its time on 720p frames; the addon converts in a third of the
  * scaler's time, where JavaScript took as long as the scaler.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-
-const ADDON = fileURLToPath(new URL('../../../dist/native/yuv.node', import.meta.url));
+import { nativeAddon } from '../../native-addon.js';
 
 interface Yuv {
   rgbaToI420(frame: Int32Array, width: number, height: number, out: Uint8Array): void;
 }
-
-let addon: Yuv | undefined;
 
 /** Bytes of one I420 frame: a full-size luma plane and two chroma planes of half width and height. */
 export function i420Size(width: number, height: number): number {
@@ -23,6 +18,5 @@ export function i420Size(width: number, height: number): number {
 
 /** Writes `frame` (RGBA words, width × height) into `out` (at least `i420Size` bytes) as I420. */
 export function rgbaToI420(frame: Int32Array, width: number, height: number, out: Uint8Array): void {
-  addon ??= createRequire(import.meta.url)(ADDON) as Yuv;
-  addon.rgbaToI420(frame, width, height, out);
+  nativeAddon<Yuv>('yuv').rgbaToI420(frame, width, height, out);
 }
