@@ -222,38 +222,10 @@ const ATTEMPTS: readonly Firmness[] = [
 
 export class Unscannable extends Error {}
 
-/** Modules at least this many pixels wide are read back at half size. */
-const HALVED_FROM = 8;
-
-/** The canvas at half its width and height, each pixel the mean of the 2×2 it covers. */
-function halved(canvas: Canvas): Canvas {
-  const width = canvas.width >> 1;
-  const height = canvas.height >> 1;
-  const src = canvas.data;
-  const out = new Uint8Array(width * height * 4);
-  const stride = canvas.width * 4;
-  for (let y = 0; y < height; y += 1) {
-    let o = y * width * 4;
-    let i = 2 * y * stride;
-    for (let x = 0; x < width; x += 1, o += 4, i += 8) {
-      for (let k = 0; k < 3; k += 1)
-        out[o + k] = (src[i + k]! + src[i + 4 + k]! + src[i + stride + k]! + src[i + stride + 4 + k]! + 2) >> 2;
-      out[o + 3] = 255;
-    }
-  }
-  return { width, height, data: out };
-}
-
-/**
- * The canvas read back by a decoder, as a phone would: the payload, or nothing. Where modules
- * are 8 pixels or more, at half size, as a phone's camera sees a code on a screen (4 or more
- * pixels a module): a quarter of jsQR's work, which was a fifth of a 768×768 render's time.
- * Full-size reads by jsQR, ZXing and zbar are what bench/scene-art.mjs and the sweep check.
- */
-function readsBack(canvas: Canvas, layout: Layout, payload: string): boolean {
-  const seen = layout.module >= HALVED_FROM ? halved(canvas) : canvas;
-  const data = new Uint8ClampedArray(seen.data.buffer, seen.data.byteOffset, seen.data.byteLength);
-  return jsQR(data, seen.width, seen.height)?.data === payload;
+/** The canvas read back by a decoder, as a phone would: the payload, or nothing. */
+function readsBack(canvas: Canvas, payload: string): boolean {
+  const data = new Uint8ClampedArray(canvas.data.buffer, canvas.data.byteOffset, canvas.data.byteLength);
+  return jsQR(data, canvas.width, canvas.height)?.data === payload;
 }
 
 function draw(
@@ -328,7 +300,7 @@ export function renderQrArt(request: QrArtRequest): QrArt {
   const things = request.image ? { drawn: [], unknown: [] } : thingsOf(request.prompt);
   for (const firm of ATTEMPTS) {
     const { canvas, layout } = draw(request, symbol, payload, firm, things);
-    if (readsBack(canvas, layout, payload)) {
+    if (readsBack(canvas, payload)) {
       return {
         png: encodePng(canvas),
         material: lookOf(request.prompt)?.material,
