@@ -1,7 +1,8 @@
 // Prompts to pictures, over the 200 prompts of bench/prompts/scene-prompts.txt: (1) the share of
 // each prompt's nouns the video scene plan draws (as the scene's own forms or as things from the
 // artwork library), apart from those that only set the hour, the weather or the look, and the
-// same apart over the 100 held-out prompts of bench/prompts/scene-prompts-heldout.txt; (2) QR
+// same apart over the 100 held-out prompts of bench/prompts/scene-prompts-heldout.txt and the 100
+// of bench/prompts/scene-prompts-heldout-2.txt, written blind; (2) QR
 // art for every prompt (ecl L, M, Q, H in turn; 1:1; a different link each), and for each of the
 // nine materials its word before 24 of them, read back by jsQR, ZXing (WebAssembly) and
 // zbarimg; (3) speed in the same run as a build of another commit
@@ -9,7 +10,8 @@
 // for a few prompts, each build in its own process pinned to one core, timed in CPU seconds
 // (its own and ffmpeg's) as well as wall-clock, which a busy machine stretches.
 // Usage: npm run build && bash bench/baseline.sh eb64e14 /tmp/baseline
-//        npx tsx bench/scene-art.mjs [--baseline /tmp/baseline/dist] [--videos 3]
+//        npx tsx bench/scene-art.mjs [--baseline /tmp/baseline/dist] [--videos 3] [--nouns-only]
+// --nouns-only prints (1) and stops, saving nothing.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,7 +22,11 @@ import { MATERIAL_WORDS } from '../dist/engines/qr/materials.js';
 import { machine, saveReport } from './common.mjs';
 
 const { values } = parseArgs({
-  options: { baseline: { type: 'string' }, videos: { type: 'string', default: '3' } },
+  options: {
+    baseline: { type: 'string' },
+    videos: { type: 'string', default: '3' },
+    'nouns-only': { type: 'boolean', default: false },
+  },
 });
 /** A prompt file's prompts, each with the block (`## name`) it stands in. */
 const promptsOf = (file) => {
@@ -34,6 +40,7 @@ const promptsOf = (file) => {
 };
 const prompts = promptsOf('scene-prompts.txt');
 const heldOut = promptsOf('scene-prompts-heldout.txt');
+const heldOut2 = promptsOf('scene-prompts-heldout-2.txt');
 
 // (1) Nouns in the scene plan, block by block and over all, with the nouns nothing drew.
 const share = (t) => +((100 * t.drawn) / Math.max(1, t.drawn + t.unknown)).toFixed(1);
@@ -69,9 +76,12 @@ const listed = (unknown) =>
     .join(' ');
 const { rows: coverage, unknown } = coverageOf(prompts);
 const { rows: heldOutCoverage, unknown: heldOutUnknown } = coverageOf(heldOut);
-console.table([...coverage, ...heldOutCoverage]);
+const { rows: heldOut2Coverage, unknown: heldOut2Unknown } = coverageOf(heldOut2);
+console.table([...coverage, ...heldOutCoverage, ...heldOut2Coverage]);
 console.log('unknown nouns:', listed(unknown));
 console.log('unknown nouns, held out:', listed(heldOutUnknown));
+console.log('unknown nouns, held out 2:', listed(heldOut2Unknown));
+if (values['nouns-only']) process.exit(0);
 
 // (2) QR art decoded by three decoders, and its render time.
 const ECLS = ['L', 'M', 'Q', 'H'];
@@ -187,6 +197,11 @@ saveReport('scene-art', {
     prompts: `${heldOut.length} from bench/prompts/scene-prompts-heldout.txt`,
     nouns: heldOutCoverage,
     unknown_nouns: Object.fromEntries(heldOutUnknown),
+  },
+  held_out_2: {
+    prompts: `${heldOut2.length} from bench/prompts/scene-prompts-heldout-2.txt`,
+    nouns: heldOut2Coverage,
+    unknown_nouns: Object.fromEntries(heldOut2Unknown),
   },
   qr: {
     decode: decodeRates,
