@@ -4,7 +4,7 @@
  * dist/native); where it is not (a checkout run from source, a libc other than glibc) both are
  * left undone and the process runs as before.
  */
-import { nativeAddon } from '../native-addon.js';
+import { nativeAddon } from '../engines/native-addon.js';
 
 /** glibc's own starting threshold, kept from moving up. */
 export const MMAP_THRESHOLD = 128 * 1024;

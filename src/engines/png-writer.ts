@@ -7,7 +7,7 @@
  */
 import { constants, crc32, deflateSync } from 'node:zlib';
 import type { Canvas } from './canvas.js';
-import { nativeAddon } from '../native-addon.js';
+import { nativeAddon } from './native-addon.js';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -5,7 +5,7 @@
  * scaler, which spent a third of its time on 720p frames; the addon converts in a third of the
  * scaler's time, where JavaScript took as long as the scaler.
  */
-import { nativeAddon } from '../../native-addon.js';
+import { nativeAddon } from '../native-addon.js';
 
 interface Yuv {
   rgbaToI420(frame: Int32Array, width: number, height: number, out: Uint8Array): void;
