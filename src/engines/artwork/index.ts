@@ -5,3 +5,4 @@
 export { catalogue, type Artwork, type Catalogue } from './catalogue.js';
 export { nounsOf, NUMBER_WORDS, type Noun } from './nouns.js';
 export { inkBounds, rasterOf } from './raster.js';
+export { standInFor, standInOf, type StandIn } from './stand-in.js';

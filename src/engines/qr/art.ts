@@ -2,9 +2,10 @@
  * The prompt's things in the picture behind a code: each noun's drawing from the artwork library,
  * the first large in the middle, the next two smaller toward opposite corners, treated as the
  * material would show them (a sepia wash on paper, blocks in pixel art, light from neon tubes).
- * Nouns of the look itself ("ink", "marble") and colour words draw nothing.
+ * Nouns of the look itself ("ink", "marble") and colour words draw nothing. A noun no drawing
+ * names is drawn as a more general word WordNet gives for it that one does (a heron as a bird).
  */
-import { catalogue, nounsOf, rasterOf } from '../artwork/index.js';
+import { catalogue, nounsOf, rasterOf, standInOf } from '../artwork/index.js';
 import type { Canvas } from '../canvas.js';
 import { isHueWord } from '../paint/index.js';
 import { isMaterialWord, type Look } from './materials.js';
@@ -31,8 +32,8 @@ const ABOUT = new Set([
 ]);
 
 export interface Things {
-  /** Drawings found, in the order the prompt names them. */
-  drawn: { noun: string; art: string }[];
+  /** Drawings found, in the order the prompt names them; `as`: the word drawn in the noun's place. */
+  drawn: { noun: string; art: string; as?: string }[];
   /** Nouns no drawing stands for. */
   unknown: string[];
 }
@@ -45,8 +46,12 @@ export function thingsOf(prompt: string | undefined): Things {
     // "rose" is a colour, "roses" are flowers.
     if (known(noun.word) || known(noun.written) || isHueWord(noun.written)) continue;
     const art = catalogue().find(noun.word);
+    const standIn = art || !noun.tagged ? undefined : standInOf(noun);
     if (art) {
       if (!drawn.some((d) => d.art === art.name)) drawn.push({ noun: noun.word, art: art.name });
+    } else if (standIn?.art) {
+      const name = standIn.art.name;
+      if (!drawn.some((d) => d.art === name)) drawn.push({ noun: noun.word, art: name, as: standIn.word });
     } else if (noun.tagged) unknown.push(noun.written);
   }
   return { drawn, unknown };

@@ -62,6 +62,8 @@ export interface QrArt {
   /** The prompt's nouns drawn into the picture, and those no drawing stands for. */
   drawn: string[];
   unknownNouns: string[];
+  /** Drawn nouns no drawing names, with the more general word drawn in their place. */
+  standIns: { noun: string; as: string }[];
   width: number;
   height: number;
   seed: number;
@@ -306,6 +308,7 @@ export function renderQrArt(request: QrArtRequest): QrArt {
         material: lookOf(request.prompt)?.material,
         drawn: things.drawn.map((d) => d.noun),
         unknownNouns: things.unknown,
+        standIns: things.drawn.flatMap(({ noun, as }) => (as ? [{ noun, as }] : [])),
         width: layout.width,
         height: layout.height,
         seed: request.seed,

@@ -111,8 +111,7 @@ export async function renderVideo(
     signal,
   );
   const last = await lastFrameOf(mp4, frames, fps, width, height, signal);
-  const unknownNouns =
-    reference?.use === 'base' ? [] : readThings(spec.prompt, spec.negativePrompt).report.unknown;
+  const nouns = reference?.use === 'base' ? undefined : readThings(spec.prompt, spec.negativePrompt).report;
   return {
     mp4,
     lastFrame: encodePng(last),
@@ -121,6 +120,7 @@ export async function renderVideo(
     fps,
     frames,
     duration: frames / fps,
-    unknownNouns,
+    unknownNouns: nouns?.unknown ?? [],
+    standIns: nouns?.standIns ?? [],
   };
 }

@@ -56,7 +56,7 @@ export function planScene(
 ): ScenePlan {
   const cfg = Math.min(1, Math.max(0, words.cfgScale ?? 0.5));
   const found = readThings(words.prompt, words.negativePrompt);
-  const reading = readPrompt(words.prompt, words.negativePrompt, found.implied, found.weather);
+  const reading = readPrompt(found.reworded, words.negativePrompt, found.implied, found.weather);
   const random = seeded(hashOf('scene', words.seed));
   const speed = Math.exp(cfg * Math.log(reading.tempo) + (1 - cfg) * (random() - 0.5) * 0.6);
   const hues = reading.impliedHues ? ` ${reading.impliedHues}` : '';

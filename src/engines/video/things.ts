@@ -3,9 +3,10 @@
  * where it belongs (the sky, the water, the ground, outer space), how it moves there, how large
  * it is, whether it glows, and what its place needs (a whale brings the sea, a camel the desert,
  * a penguin the snow). Every noun is accounted for: drawn as a form, drawn as a thing, understood
- * as the hour, the weather or the look, or reported as unknown.
+ * as the hour, the weather or the look, drawn as a more general word WordNet gives for it (a
+ * heron as a bird, a pasture as grassland), or reported as unknown.
  */
-import { catalogue, nounsOf, type Artwork } from '../artwork/index.js';
+import { catalogue, nounsOf, standInOf, type Artwork } from '../artwork/index.js';
 import {
   CALM_WORDS,
   FAST_WORDS,
@@ -41,6 +42,8 @@ export interface NounReport {
   understood: string[];
   /** Nouns nothing in the scene stands for. */
   unknown: string[];
+  /** Drawn nouns no form or drawing names, with the more general word drawn in their place. */
+  standIns: { noun: string; as: string }[];
 }
 
 export interface ThingsReading {
@@ -49,6 +52,8 @@ export interface ThingsReading {
   implied: Form[];
   weather: Weather[];
   report: NounReport;
+  /** The prompt with each stand-in for a form in its noun's place, for the scene's words. */
+  reworded: string;
 }
 
 /** Words of the look, the framing and the medium: they shape colour and style, not content. */
@@ -111,7 +116,7 @@ const LOOK_WORDS = [
   'k',
 ];
 
-const VOCABULARY = new Set(
+export const VOCABULARY = new Set(
   [
     ...Object.values(SCENERY_WORDS).flat(),
     ...Object.values(SUBJECT_WORDS).flatMap((w) => [...w.one, ...w.many]),
@@ -328,7 +333,8 @@ export function readThings(prompt: string, negativePrompt?: string): ThingsReadi
   const nouns = nounsOf(prompt, inVocabulary);
   const banned = new Set(nounsOf(negativePrompt ?? '', inVocabulary).map((n) => n.word));
   const library = catalogue();
-  const report: NounReport = { drawn: [], understood: [], unknown: [] };
+  const report: NounReport = { drawn: [], understood: [], unknown: [], standIns: [] };
+  let reworded = prompt;
   const found = nouns.flatMap((noun) => {
     if (VOCABULARY.has(noun.word) || VOCABULARY.has(noun.written)) {
       report.drawn.push(noun.written);
@@ -339,13 +345,24 @@ export function readThings(prompt: string, negativePrompt?: string): ThingsReadi
       return [];
     }
     const art = library.find(noun.word);
-    if (!art || banned.has(noun.word)) {
-      // A word the tagger only guessed a noun and nothing knows is not worth a report.
-      if (noun.tagged && !banned.has(noun.word)) report.unknown.push(noun.written);
+    // A word the tagger only guessed a noun and nothing knows is not worth a report.
+    if (banned.has(noun.word) || (!art && !noun.tagged)) return [];
+    if (art) {
+      report.drawn.push(noun.written);
+      return [{ noun, art }];
+    }
+    const standIn = standInOf(noun, (word) => VOCABULARY.has(word));
+    if (!standIn || banned.has(standIn.word)) {
+      report.unknown.push(noun.written);
       return [];
     }
     report.drawn.push(noun.written);
-    return [{ noun, art }];
+    report.standIns.push({ noun: noun.written, as: standIn.word });
+    if (standIn.art) return [{ noun, art: standIn.art }];
+    // The scene's words name several of a form by a plural: "three sailors" are three persons.
+    const word = noun.plural ? `${standIn.word}s` : standIn.word;
+    reworded = reworded.replace(new RegExp(`\\b${noun.written}\\b`, 'i'), word);
+    return [];
   });
   const space =
     nouns.some((n) => SCENERY_WORDS.planet.includes(n.word)) || found.some((f) => f.art.name === 'astronaut');
@@ -380,5 +397,5 @@ export function readThings(prompt: string, negativePrompt?: string): ThingsReadi
       implied.add('beach');
     if (thing.habitat === 'space') implied.add('planet');
   }
-  return { things: list, implied: [...implied], weather: [...weather], report };
+  return { things: list, implied: [...implied], weather: [...weather], report, reworded };
 }

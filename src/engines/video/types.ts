@@ -88,4 +88,6 @@ export interface RenderedVideo {
   duration: number;
   /** Nouns of the prompt nothing in the scene stands for (a painted reference video: none read). */
   unknownNouns: string[];
+  /** Nouns drawn as a more general word WordNet gives for them ("heron" as "bird"). */
+  standIns: { noun: string; as: string }[];
 }

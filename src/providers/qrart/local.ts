@@ -93,6 +93,8 @@ export class QrArtCapability implements Capability {
       image_height: art.height,
       // Nouns of the prompt no drawing stands for: said, never silently dropped.
       unknown_nouns: art.unknownNouns,
+      // Nouns drawn as a more general word ("heron" as "bird"), so that the picture is explained.
+      stand_ins: art.standIns.map(({ noun, as }) => ({ noun, drawn_as: as })),
     };
   }
 }

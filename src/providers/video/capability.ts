@@ -135,6 +135,7 @@ export class VideoCapability implements Capability {
         resolution: request.resolution,
         ratio: request.ratio,
         unknownNouns: rendered.unknownNouns,
+        standIns: rendered.standIns,
       },
       source: {
         prompt: spec.prompt,

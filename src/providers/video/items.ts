@@ -22,6 +22,8 @@ export interface Finished {
   usage?: { completion_tokens: number; total_tokens: number };
   /** Nouns of the prompt the local renderer has nothing for; absent for an upstream's video. */
   unknownNouns?: string[];
+  /** Nouns the local renderer drew as a more general word ("heron" as "bird"). */
+  standIns?: { noun: string; as: string }[];
 }
 
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
@@ -31,6 +33,12 @@ export function danceUsage(width: number, height: number, fps: number, seconds: 
   const tokens = Math.round((width * height * fps * seconds) / 1024);
   return { completion_tokens: tokens, total_tokens: tokens };
 }
+
+/** What the local renderer made of the prompt's nouns; nothing for an upstream's video. */
+const nounsOf = (video: Finished) => ({
+  ...(video.unknownNouns ? { unknown_nouns: video.unknownNouns } : {}),
+  ...(video.standIns ? { stand_ins: video.standIns.map(({ noun, as }) => ({ noun, drawn_as: as })) } : {}),
+});
 
 export function itemOf(
   family: VideoFamily,
@@ -55,7 +63,7 @@ export function itemOf(
       execution_expires_after:
         typeof input.execution_expires_after === 'number' ? input.execution_expires_after : 172800,
       usage: video.usage ?? danceUsage(video.width, video.height, video.fps, video.duration),
-      ...(video.unknownNouns ? { unknown_nouns: video.unknownNouns } : {}),
+      ...nounsOf(video),
       created_at: now,
       updated_at: now,
     };
@@ -72,7 +80,7 @@ export function itemOf(
     width: video.width,
     height: video.height,
     fps: video.fps,
-    ...(video.unknownNouns ? { unknown_nouns: video.unknownNouns } : {}),
+    ...nounsOf(video),
     created_at: new Date().toISOString(),
   };
 }
