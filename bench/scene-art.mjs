@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { decodeWithJsqr, decodeWithZbar, decodeWithZxing } from '../test/support/qr-decoders.ts';
 import { planScene } from '../dist/engines/video/scene.js';
+import { isThing, singularsOf } from '../dist/engines/artwork/index.js';
 import { renderQrArt } from '../dist/engines/qr/index.js';
 import { MATERIAL_WORDS } from '../dist/engines/qr/materials.js';
 import { machine, saveReport } from './common.mjs';
@@ -42,19 +43,27 @@ const prompts = promptsOf('scene-prompts.txt');
 const heldOut = promptsOf('scene-prompts-heldout.txt');
 const heldOut2 = promptsOf('scene-prompts-heldout-2.txt');
 
-// (1) Nouns in the scene plan, block by block and over all, with the nouns nothing drew.
+// (1) Nouns in the scene plan, block by block and over all, with the nouns nothing drew. An
+// unknown noun none of whose likeliest WordNet senses is a thing (a time, an act, a quality:
+// "hour", "year", "slam dunk") is counted apart as `not_things`, like the words that only set
+// the hour or the weather; `drawn_share_pct` is of the rest, `all_nouns_pct` counts them too.
+const isThingNoun = (written) => singularsOf(written.replace(/ /g, '-')).some(isThing) || isThing(written);
 const share = (t) => +((100 * t.drawn) / Math.max(1, t.drawn + t.unknown)).toFixed(1);
+const shareOfAll = (t) => +((100 * t.drawn) / Math.max(1, t.drawn + t.unknown + t.not_things)).toFixed(1);
 function coverageOf(list) {
   const tally = {};
   const unknown = new Map();
   for (const { prompt, block } of list) {
     const plan = planScene({ seed: 1, prompt }, { width: 1280, height: 720 });
-    const t = (tally[block] ??= { prompts: 0, drawn: 0, understood: 0, unknown: 0 });
+    const t = (tally[block] ??= { prompts: 0, drawn: 0, understood: 0, unknown: 0, not_things: 0 });
     t.prompts += 1;
     t.drawn += plan.nouns.drawn.length;
     t.understood += plan.nouns.understood.length;
-    t.unknown += plan.nouns.unknown.length;
-    for (const word of plan.nouns.unknown) unknown.set(word, (unknown.get(word) ?? 0) + 1);
+    for (const word of plan.nouns.unknown) {
+      if (isThingNoun(word)) t.unknown += 1;
+      else t.not_things += 1;
+      unknown.set(word, (unknown.get(word) ?? 0) + 1);
+    }
   }
   const all = Object.values(tally).reduce(
     (a, t) => ({
@@ -62,12 +71,21 @@ function coverageOf(list) {
       drawn: a.drawn + t.drawn,
       understood: a.understood + t.understood,
       unknown: a.unknown + t.unknown,
+      not_things: a.not_things + t.not_things,
     }),
-    { prompts: 0, drawn: 0, understood: 0, unknown: 0 },
+    { prompts: 0, drawn: 0, understood: 0, unknown: 0, not_things: 0 },
   );
   const rows =
     Object.keys(tally).length > 1 ? [...Object.entries(tally), ['all', all]] : Object.entries(tally);
-  return { rows: rows.map(([name, t]) => ({ set: name, ...t, drawn_share_pct: share(t) })), unknown };
+  return {
+    rows: rows.map(([name, t]) => ({
+      set: name,
+      ...t,
+      drawn_share_pct: share(t),
+      all_nouns_pct: shareOfAll(t),
+    })),
+    unknown,
+  };
 }
 const listed = (unknown) =>
   [...unknown]

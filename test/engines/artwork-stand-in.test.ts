@@ -4,7 +4,7 @@
  * and QR art say what stood in for what.
  */
 import { describe, expect, it } from 'vitest';
-import { standInFor } from '../../src/engines/artwork/index.js';
+import { isThing, nounsOf, standInFor } from '../../src/engines/artwork/index.js';
 import { wordnet } from '../../src/engines/artwork/wordnet.js';
 import { thingsOf } from '../../src/engines/qr/art.js';
 import { planScene } from '../../src/engines/video/scene.js';
@@ -45,6 +45,31 @@ describe('stand-ins', () => {
     for (const noun of ['dragonfly', 'caterpillar']) expect(standInFor(noun)?.art?.name, noun).toBe('bug');
     expect(standInFor('lioness')?.art?.name).toBe('lion');
     expect(standInFor('policeman')?.art?.name).toBe('police-officer');
+  });
+
+  it('takes the sense a picture shows, the whole a part belongs to, and a plant for a plant', () => {
+    // "stage" is first a phase; a prompt's stage is the platform of a theatre.
+    expect(isThing('stage')).toBe(true);
+    expect(standInFor('stage', inScene)).toBeDefined();
+    // A chameleon is first a changeable person: the figure of speech gives way to the lizard.
+    expect(standInFor('chameleon')?.art?.name).toBe('lizard');
+    // Five levels up: percussionist, musician, performer, entertainer, person.
+    expect(standInFor('drummer', inScene)?.word).toBe('person');
+    // A hillside is part of a hill, which the scene draws as a ground.
+    expect(standInFor('hillside', inScene)?.word).toBe('hill');
+    // Up to WordNet's own "plant", which the potted plant's label holds.
+    expect(standInFor('fern')?.art?.name).toBe('potted-plant');
+    for (const noun of ['hour', 'year', 'idea']) expect(isThing(noun), noun).toBe(false);
+  });
+
+  it('reads a run WordNet has as one noun as one, when it is drawn as its last word is', () => {
+    const words = (prompt: string) => nounsOf(prompt).map((n) => n.word);
+    expect(words('a border collie herding sheep')).toEqual(['border-collie', 'sheep']);
+    expect(words('a humpback whale breaching')).toEqual(['humpback-whale']);
+    // WordNet's red fox is first a plant: the fox is drawn, not a herb.
+    expect(words('a red fox in the snow')).toEqual(['fox', 'snow']);
+    // A word WordNet knows only as an adverb is no noun, though the tagger calls it one.
+    expect(words('a crab scuttling sideways across wet sand')).toEqual(['crab', 'sand']);
   });
 
   it('draws nothing for abstract nouns or the most general words', () => {

@@ -3,6 +3,6 @@
  * the size a picture needs. Shared by the video scenes and QR art.
  */
 export { catalogue, type Artwork, type Catalogue } from './catalogue.js';
-export { nounsOf, NUMBER_WORDS, type Noun } from './nouns.js';
+export { nounsOf, NUMBER_WORDS, singularsOf, standInOf, type Noun } from './nouns.js';
 export { inkBounds, rasterOf } from './raster.js';
-export { standInFor, standInOf, type StandIn } from './stand-in.js';
+export { isThing, standInFor, type StandIn } from './stand-in.js';

@@ -1,10 +1,16 @@
 /**
  * The nouns of a prompt, as the things a picture should hold: compromise tags the words (a noun,
  * a plural, a number), a noun is brought to its singular, and a run of two or three words that
- * names one drawing ("hot air balloon", "palm tree") is read as one noun.
+ * names one drawing ("hot air balloon", "palm tree") or one noun of WordNet's ("border collie")
+ * is read as one noun.
  */
 import nlp from 'compromise';
 import { catalogue } from './catalogue.js';
+import { standInFor, type StandIn } from './stand-in.js';
+import { wordnet } from './wordnet.js';
+
+const isOnlyOtherPartOfSpeech = (word: string) =>
+  wordnet().sensesOf(word).length === 0 && wordnet().isOtherPartOfSpeech(word);
 
 export interface Noun {
   /** The noun as a drawing or a vocabulary knows it: singular, words joined by "-". */
@@ -90,6 +96,27 @@ interface Term {
 }
 
 /**
+ * Words that may make one noun together: nouns and adjectives, the last a noun. Such a run is
+ * one noun when it names a drawing, or when WordNet has it as one noun whose stand-in is a
+ * drawing (joinsAs); otherwise its words are read apart.
+ */
+const isCompound = (run: Term[]) =>
+  run.every((t) => t.tags.includes('Noun') || t.tags.includes('Adjective')) &&
+  run.at(-1)!.tags.includes('Noun');
+
+/**
+ * Whether WordNet's compound is drawn as its last word is, or its last word draws nothing: a
+ * "humpback whale" is the whale, but a "red fox", whose first sense in WordNet is a plant, stays
+ * a red fox drawn as the fox.
+ */
+const joinsAs = (last: string[]) => (compound: string) => {
+  const art = standInFor(compound)?.art;
+  if (!art) return false;
+  const own = last.map((s) => catalogue().find(s) ?? standInFor(s)?.art).find(Boolean);
+  return own === undefined || own.name === art.name;
+};
+
+/**
  * Nouns in the order written. `known` says whether a singular word names something the caller
  * can show without a drawing (a form of its own vocabulary); the library's drawings are always
  * looked at.
@@ -119,7 +146,9 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
       if (run.length < length) continue;
       const last = singularsOf(run.at(-1)!.normal);
       const head = run.slice(0, -1).map((t) => t.normal);
-      const word = last.map((s) => [...head, s].join('-')).find((w) => library.find(w)?.name === w);
+      const word =
+        last.map((s) => [...head, s].join('-')).find((w) => library.find(w)?.name === w) ??
+        (isCompound(run) ? last.map((s) => [...head, s].join('-')).find(joinsAs(last)) : undefined);
       if (word) {
         joined = { word, length };
         break;
@@ -149,9 +178,13 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
     const word =
       (known(term.normal) ? term.normal : singulars.find(found)) ??
       (found(term.normal) ? term.normal : (headOf(singulars[0]!, known) ?? singulars[0]!));
-    // An -ing word nothing names is a verb the tagger took for a noun ("a bee collecting pollen").
+    // An -ing word nothing names is a verb the tagger took for a noun ("a bee collecting pollen"),
+    // and so is a word nothing names that WordNet has only as another part of speech
+    // ("candlelit", "sideways").
     const tagged =
-      term.tags.includes('Noun') && !term.tags.includes('Pronoun') && !(word.endsWith('ing') && !found(word));
+      term.tags.includes('Noun') &&
+      !term.tags.includes('Pronoun') &&
+      (found(word) || !(word.endsWith('ing') || isOnlyOtherPartOfSpeech(word)));
     // A word the tagger took for a verb or an adjective still counts when it names a thing
     // ("two boats drifting"), unless it is a gerund or an adjective the tagger is sure of.
     const named = library.find(word)?.name === word || known(word);
@@ -166,4 +199,11 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
     });
   }
   return nouns;
+}
+
+/** A prompt noun's stand-in: by the word as the library would know it, else as written. */
+export function standInOf(noun: Noun, draws?: (word: string) => boolean): StandIn | undefined {
+  return (
+    standInFor(noun.word, draws) ?? (noun.written === noun.word ? undefined : standInFor(noun.written, draws))
+  );
 }

@@ -8,7 +8,6 @@
  * Each word is tried as a prompt noun is: the caller's own words first, then the library.
  */
 import { catalogue, type Artwork } from './catalogue.js';
-import type { Noun } from './nouns.js';
 import { wordnet, type Synset } from './wordnet.js';
 
 export interface StandIn {
@@ -18,10 +17,13 @@ export interface StandIn {
   art?: Artwork;
 }
 
-/** How many hypernym levels are climbed: beyond four a word says too little of the noun. */
-const LEVELS = 4;
-/** Senses tried: a third sense of a word is rarely what a prompt means by it. */
-const SENSES = 2;
+/**
+ * How many levels are climbed: six reach a drummer's person (percussionist, musician,
+ * performer, entertainer); the general kinds below stop the walk before it says too little.
+ */
+const LEVELS = 6;
+/** Senses looked at: past the third, a sense is rarely what a prompt means by the word. */
+const SENSES = 3;
 
 /**
  * Lexicographer files of nouns a picture can show, with the library's groups a drawing for them
@@ -47,6 +49,7 @@ const DRAWABLE: ReadonlyMap<number, (art: Artwork) => boolean> = new Map([
  * "machine" would be a fax machine and a "barrier" a construction sign.
  */
 const LOOSE = new Set([5, 20]);
+const PERSON = 18;
 
 /**
  * WordNet's unique beginners (entity, object, whole, living thing, organism, artifact, location,
@@ -92,13 +95,26 @@ const isProper = (lemma: string) => lemma !== lemma.toLowerCase();
 /**
  * The senses to try, likeliest first: WordNet's order (by frequency in its tagged texts), but a
  * sense where the word is a proper name ("Heron", Hero of Alexandria) after the common ones,
- * since the prompt's nouns come lower case.
+ * since the prompt's nouns come lower case; then, of the first three, those of the kind of the
+ * first that is a thing a picture shows. A prompt describes a picture, so "a band on a stage" is
+ * the platform (WordNet's third sense), not a phase (its first), and a "hive" the beehive.
  */
 function sensesOf(noun: string): Synset[] {
   const net = wordnet();
   const synsets = net.sensesOf(noun).map((offset) => net.synset(offset));
   const proper = (s: Synset) => s.lemmas.some((l) => l.toLowerCase() === noun && isProper(l));
-  return [...synsets.filter((s) => !proper(s)), ...synsets.filter(proper)].slice(0, SENSES);
+  const likeliest = [...synsets.filter((s) => !proper(s)), ...synsets.filter(proper)].slice(0, SENSES);
+  // A person named after an animal or a plant ("a chameleon", a changeable person) is the
+  // figure of speech; the picture shows the animal.
+  const drawable = likeliest.find((s) => DRAWABLE.has(s.lexFile))?.lexFile;
+  const living = likeliest.find((s) => LOOSE.has(s.lexFile))?.lexFile;
+  const kind = drawable === PERSON && living !== undefined ? living : drawable;
+  return likeliest.filter((s) => s.lexFile === kind);
+}
+
+/** Whether any of a noun's likeliest senses is a thing a picture could show (not a time, an act…). */
+export function isThing(noun: string): boolean {
+  return sensesOf(noun.toLowerCase()).length > 0;
 }
 
 /** For a living thing: the other common kinds of the family or order it is a member of. */
@@ -121,13 +137,13 @@ export function standInFor(
   draws: (word: string) => boolean = () => false,
 ): StandIn | undefined {
   const net = wordnet();
+  // Only senses of one kind: the shoulder of a body is not drawn as a cut of meat, nor a
+  // caterpillar as a tracked vehicle.
   const senses = sensesOf(noun.toLowerCase());
-  if (senses.length === 0 || !DRAWABLE.has(senses[0]!.lexFile)) return undefined;
+  if (senses.length === 0) return undefined;
   const library = catalogue();
-  // The second sense only where it is the same kind of thing: the shoulder of a body is not
-  // drawn as a cut of meat, nor a caterpillar as a tracked vehicle.
   const kind = senses[0]!.lexFile;
-  for (const sense of senses.filter((s) => s.lexFile === kind)) {
+  for (const sense of senses) {
     const fits = DRAWABLE.get(kind)!;
     const seen = new Set<number>();
     const tryWords = (synset: Synset): StandIn | undefined => {
@@ -135,13 +151,20 @@ export function standInFor(
       for (const lemma of synset.lemmas) {
         const word = lemma.toLowerCase();
         if (word === noun || isProper(lemma)) continue;
-        if (draws(word)) return { word };
+        // The caller's words for a thing of a kind a picture shows: a family (a group) is no
+        // crowd of people, though the video's words draw "family" as one.
+        if (draws(word) && (general || DRAWABLE.has(synset.lexFile))) return { word };
         const art = library.find(word);
-        if (art && fits(art) && (art.how === 'name' || (!general && LOOSE.has(sense.lexFile))))
-          return { word, art };
+        // At the top of a living thing's kinds, a drawing whose label holds the word ("plant" →
+        // the potted plant) still shows one; a keyword ("animal" → the ox) does not.
+        const loose = LOOSE.has(sense.lexFile) && (!general || art?.how === 'label');
+        if (art && fits(art) && (art.how === 'name' || loose)) return { word, art };
       }
       return undefined;
     };
+    // The sense's own wholes come next to its hypernyms: a hillside shows as hills, a courtyard
+    // as buildings. Only its own: a whole's whole is too far (a chimney is no oil lamp's).
+    const first = sense === senses[0];
     let level = [sense.offset];
     for (let depth = 0; depth <= LEVELS && level.length > 0; depth += 1) {
       const next: number[] = [];
@@ -153,6 +176,7 @@ export function standInFor(
         const found = tryWords(synset);
         if (found) return found;
         if (synset.lexFile !== TOPS) next.push(...synset.hypernyms);
+        if (depth === 0 && first) next.push(...synset.partOf);
       }
       // The family's other kinds are as near as the grandparents: a caterpillar is a larva first.
       if (depth === 1) next.push(...kinOf(sense));
@@ -160,11 +184,4 @@ export function standInFor(
     }
   }
   return undefined;
-}
-
-/** A prompt noun's stand-in: by the word as the library would know it, else as written. */
-export function standInOf(noun: Noun, draws?: (word: string) => boolean): StandIn | undefined {
-  return (
-    standInFor(noun.word, draws) ?? (noun.written === noun.word ? undefined : standInFor(noun.written, draws))
-  );
 }

