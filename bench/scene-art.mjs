@@ -2,7 +2,7 @@
 // each prompt's nouns the video scene plan draws (as the scene's own forms or as things from the
 // artwork library), apart from those that only set the hour, the weather or the look, and the
 // same apart over the 100 held-out prompts of bench/prompts/scene-prompts-heldout.txt and the 100
-// of bench/prompts/scene-prompts-heldout-2.txt, written blind; (2) QR
+// each of scene-prompts-heldout-2.txt and -3.txt, written blind; (2) QR
 // art for every prompt (ecl L, M, Q, H in turn; 1:1; a different link each), and for each of the
 // nine materials its word before 24 of them, read back by jsQR, ZXing (WebAssembly) and
 // zbarimg; (3) speed in the same run as a build of another commit
@@ -42,6 +42,7 @@ const promptsOf = (file) => {
 const prompts = promptsOf('scene-prompts.txt');
 const heldOut = promptsOf('scene-prompts-heldout.txt');
 const heldOut2 = promptsOf('scene-prompts-heldout-2.txt');
+const heldOut3 = promptsOf('scene-prompts-heldout-3.txt');
 
 // (1) Nouns in the scene plan, block by block and over all, with the nouns nothing drew. An
 // unknown noun none of whose likeliest WordNet senses is a thing (a time, an act, a quality:
@@ -95,10 +96,12 @@ const listed = (unknown) =>
 const { rows: coverage, unknown } = coverageOf(prompts);
 const { rows: heldOutCoverage, unknown: heldOutUnknown } = coverageOf(heldOut);
 const { rows: heldOut2Coverage, unknown: heldOut2Unknown } = coverageOf(heldOut2);
-console.table([...coverage, ...heldOutCoverage, ...heldOut2Coverage]);
+const { rows: heldOut3Coverage, unknown: heldOut3Unknown } = coverageOf(heldOut3);
+console.table([...coverage, ...heldOutCoverage, ...heldOut2Coverage, ...heldOut3Coverage]);
 console.log('unknown nouns:', listed(unknown));
 console.log('unknown nouns, held out:', listed(heldOutUnknown));
 console.log('unknown nouns, held out 2:', listed(heldOut2Unknown));
+console.log('unknown nouns, held out 3:', listed(heldOut3Unknown));
 if (values['nouns-only']) process.exit(0);
 
 // (2) QR art decoded by three decoders, and its render time.
@@ -220,6 +223,11 @@ saveReport('scene-art', {
     prompts: `${heldOut2.length} from bench/prompts/scene-prompts-heldout-2.txt`,
     nouns: heldOut2Coverage,
     unknown_nouns: Object.fromEntries(heldOut2Unknown),
+  },
+  held_out_3: {
+    prompts: `${heldOut3.length} from bench/prompts/scene-prompts-heldout-3.txt`,
+    nouns: heldOut3Coverage,
+    unknown_nouns: Object.fromEntries(heldOut3Unknown),
   },
   qr: {
     decode: decodeRates,
