@@ -1,10 +1,12 @@
 /**
  * QR art in the prompt's style: every material, and the prompt's things drawn into the picture,
- * read back by jsQR, ZXing and zbar; the same request gives the same PNG.
+ * read back by jsQR, ZXing and zbar; an ink wash and marble veins that show; the same request
+ * gives the same PNG.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { renderQrArt, type QrArtRequest } from '../../src/engines/qr/index.js';
 import { MATERIALS } from '../../src/engines/qr/materials.js';
+import { decodeImage } from '../../src/engines/image-codec.js';
 import { decodeWithJsqr, decodeWithZbar, decodeWithZxing } from '../support/qr-decoders.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -53,6 +55,23 @@ describe('QR art styles', () => {
     const art = await readBack({ ...base, ecl: 'L', prompt: 'a lighthouse and a zorblax on a rocky coast' });
     expect(art.drawn).toContain('lighthouse');
     expect(art.unknownNouns).toContain('zorblax');
+  });
+
+  it('shows an ink wash and marble veins in tones between the code’s dark and light', () => {
+    // Without a picture, modules are near black or near white; the wash and the veins show in
+    // the tones between, around each module's core.
+    const between = (prompt: string) => {
+      const image = decodeImage(renderQrArt({ ...base, prompt }).png, 1 << 24);
+      let count = 0;
+      for (let i = 0; i < image.data.length; i += 4) {
+        const y = (0.2126 * image.data[i]! + 0.7152 * image.data[i + 1]! + 0.0722 * image.data[i + 2]!) / 255;
+        if (y > 0.5 && y < 0.8) count += 1;
+      }
+      return count / (image.width * image.height);
+    };
+    expect(between('ink and paper')).toBeGreaterThan(0.15);
+    expect(between('paper')).toBeGreaterThan(0.15);
+    expect(between('white marble')).toBeGreaterThan(0.04);
   });
 
   it('gives the same PNG for the same request, another for another seed', () => {

@@ -68,6 +68,7 @@ const PREFERRED: Readonly<Record<string, string>> = {
   night: 'night-with-stars',
   car: 'automobile',
   boat: 'sailboat',
+  kayak: 'canoe',
   tree: 'deciduous-tree',
   moon: 'crescent-moon',
   flower: 'blossom',

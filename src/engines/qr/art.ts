@@ -60,6 +60,18 @@ export function thingsOf(prompt: string | undefined): Things {
 const RASTER = 256;
 
 /**
+ * Whether the drawing's pixel at byte offset `s` is opaque with a clear pixel within two of it: a
+ * line wide enough to show around the modules' cores.
+ */
+function outlined(image: Canvas, s: number): boolean {
+  const alpha = (o: number) => (o >= 0 && o < image.data.length ? image.data[o + 3]! : 0);
+  const row = image.width * 4;
+  if (alpha(s) <= 128) return false;
+  for (const step of [4, 8, row, 2 * row]) if (alpha(s - step) < 128 || alpha(s + step) < 128) return true;
+  return false;
+}
+
+/**
  * Where each drawing goes, as fractions of the canvas: centre x, centre y, size of the short
  * side. The smaller ones keep clear of the finder patterns, which would hide them.
  */
@@ -103,7 +115,10 @@ export function drawThings(canvas: Canvas, things: Things, look: Look | undefine
         let g = image.data[s + 1]!;
         let b = image.data[s + 2]!;
         if (wash) {
-          const t = 0.25 + (0.75 * (0.2126 * r + 0.7152 * g + 0.0722 * b)) / 255;
+          // Ink at the drawing's outline, as a pen would draw it; inside, a wash over the whole
+          // range of grey, so the drawing stands out from the paper.
+          const lum = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+          const t = outlined(image, s) ? 0 : Math.min(1, Math.max(0, (lum - 0.1) / 0.8)) ** 1.4;
           r = wash.ink[0] + (wash.paper[0] - wash.ink[0]) * t;
           g = wash.ink[1] + (wash.paper[1] - wash.ink[1]) * t;
           b = wash.ink[2] + (wash.paper[2] - wash.ink[2]) * t;

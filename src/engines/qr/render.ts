@@ -27,7 +27,7 @@ import {
   type SubMarker,
 } from './shapes.js';
 import { drawThings, thingsOf, type Things } from './art.js';
-import { lookOf } from './materials.js';
+import { lookOf, type Material } from './materials.js';
 import { paintTexture } from './textures.js';
 
 export interface QrArtRequest {
@@ -183,7 +183,7 @@ function drawCode(canvas: Canvas, d: Drawing): void {
         // Outside the core the image shows in continuous tone, its luminance kept on the module's
         // side of the middle with a margin, so each module still averages clearly dark or light.
         const tone = luminance(cr, cg, cb);
-        const target = dark(r, c) ? inks.dark + (0.45 - inks.dark) * tone : 0.55 + (inks.light - 0.55) * tone;
+        const target = dark(r, c) ? inks.dark + (0.48 - inks.dark) * tone : 0.52 + (inks.light - 0.52) * tone;
         paint(data, o, cr, cg, cb, dark(r, c) ? palette.ink : palette.paper, 0, target);
         continue;
       } else {
@@ -198,6 +198,9 @@ function drawCode(canvas: Canvas, d: Drawing): void {
     }
   }
 }
+
+/** Materials whose ground shows in continuous tone, as a picture does. */
+const PICTURE_GROUNDS: readonly (Material | undefined)[] = ['ink', 'marble'];
 
 /** The least contrast a code over a content image is drawn with. */
 const BLENDED_QRW = 1.75;
@@ -263,10 +266,11 @@ function draw(
     y: layout.y + layout.quiet * layout.module,
     module: layout.module,
   };
-  // The prompt's things show in continuous tone around the modules' cores, as an image does.
-  const pictured = !request.image && things.drawn.length > 0;
+  // The prompt's things show in continuous tone around the modules' cores, as an image does; so
+  // do the materials whose ground is a picture in itself (an ink wash, veined marble).
+  const pictured = !request.image && (things.drawn.length > 0 || PICTURE_GROUNDS.includes(look?.material));
   if (request.image) cover(canvas, request.image);
-  else if (look) paintTexture(canvas, look, palette, random, grid);
+  else if (look) paintTexture(canvas, look, palette, random, grid, things.drawn.length === 0);
   else paintBackground(canvas, palette, random, detail);
   if (pictured) drawThings(canvas, things, look, grid);
   const choose = <T>(value: T | 'random' | undefined, all: readonly T[], fallback: T) =>

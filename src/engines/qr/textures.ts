@@ -5,7 +5,7 @@
  * and the prompt's palette, so "blue marble" and "red mosaic" differ.
  */
 import type { Canvas } from '../canvas.js';
-import { noise2, type Palette, type Rgb } from '../paint/index.js';
+import { fbm1, noise2, type Palette, type Rgb } from '../paint/index.js';
 import type { Random } from '../random.js';
 import type { Look } from './materials.js';
 
@@ -79,7 +79,48 @@ const cellHash = (i: number, j: number, salt: number) => {
   return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
 };
 
-export function paintTexture(canvas: Canvas, look: Look, palette: Palette, random: Random, grid: Grid): void {
+/**
+ * The material's ground. `bare`: nothing will be drawn over it, so an ink ground is a wash
+ * landscape of its own rather than plain paper.
+ */
+/**
+ * Ink-wash hills, as a brush lays them on wet paper: three ridgelines across the lower part of
+ * the sheet, the farthest palest, each wash darkest along its crest and fading down into the
+ * mist below it. Gives the wash's strength in [0, 1] at a pixel.
+ */
+function washHills(random: Random, width: number, height: number): (x: number, y: number) => number {
+  // Each crest's height, worked out once per column (the fill asks for every column again on
+  // each row it paints).
+  const ridges = [0, 1, 2].map((k) => {
+    const line = fbm1(random, 3);
+    const [base, rise] = [(0.42 + 0.17 * k) * height, (0.32 - 0.05 * k) * height];
+    const crests = Float32Array.from(
+      { length: width + 2 },
+      (_, x) => base - rise * line(x / (0.35 * width)) ** 1.5,
+    );
+    return { crests, ink: 0.4 + 0.25 * k };
+  });
+  return (x, y) => {
+    let wash = 0;
+    for (const { crests, ink } of ridges) {
+      const crest = crests[Math.min(crests.length - 1, x)]!;
+      if (y < crest) continue;
+      // Darkest at the crest, then the wash thins toward the mist.
+      const below = (y - crest) / (0.3 * height);
+      wash = Math.max(wash, ink * Math.max(0.5, Math.exp(-below)));
+    }
+    return wash;
+  };
+}
+
+export function paintTexture(
+  canvas: Canvas,
+  look: Look,
+  palette: Palette,
+  random: Random,
+  grid: Grid,
+  bare = false,
+): void {
   const salt = Math.floor(random() * 1e6);
   const hues = palette.colors;
   const tint = (k: number) => hues[k % hues.length]!;
@@ -87,11 +128,13 @@ export function paintTexture(canvas: Canvas, look: Look, palette: Palette, rando
     case 'ink': {
       const fibre = fbm(random, 3, 2);
       const mottle = fbm(random, 160, 3);
+      const hills = bare ? washHills(random, canvas.width, canvas.height) : undefined;
       fill(
         canvas,
         (x, y) => {
-          const n = 0.95 + 0.03 * fibre(x, y * 0.4) + 0.04 * (mottle(x, y) - 0.5);
-          return mix(look.paper, [220, 200, 160], 0.2 * (1 - n)).map((c) => c * n) as Rgb;
+          const n = 0.93 + 0.05 * fibre(x, y * 0.4) + 0.08 * (mottle(x, y) - 0.5);
+          const paper = mix(look.paper, [214, 190, 146], 0.35 * (1 - n)).map((c) => c * n) as Rgb;
+          return hills ? mix(paper, look.ink, hills(x, y)) : paper;
         },
         2,
       );
@@ -136,13 +179,16 @@ export function paintTexture(canvas: Canvas, look: Look, palette: Palette, rando
     case 'marble': {
       const warp = fbm(random, 140, 4);
       const fine = fbm(random, 30, 2);
-      const vein = mix(tint(2), [90, 96, 100], 0.6);
+      const vein = mix(tint(2), [54, 60, 66], 0.5);
       fill(
         canvas,
         (x, y) => {
           const t = x * 0.006 + y * 0.004 + 3.2 * warp(x, y) + 0.6 * fine(x, y);
           const s = Math.abs(Math.sin(t * Math.PI * 1.5));
-          return mix(mix(look.paper, tint(0), 0.12 * warp(y, x)), vein, Math.pow(1 - s, 8) * 0.85);
+          // Broad clouded bands around each vein, and the vein itself sharp and dark.
+          const cloud = Math.pow(1 - s, 2.5) * 0.35;
+          const stone = mix(look.paper, tint(0), 0.2 * warp(y, x));
+          return mix(mix(stone, vein, cloud), vein, Math.pow(1 - s, 10) * 0.95);
         },
         3,
       );

@@ -1,6 +1,6 @@
 /**
  * The near layer's grounds, drawn back to front: ridgelines, dunes, waves, a beach, plain land, a river,
- * city blocks, tree trunks, a meadow, a road, a campfire, a volcano and floating orbs. Each is a
+ * city blocks, tree trunks, a meadow, a pond and the lily pads on water, a road, a campfire, a volcano and floating orbs. Each is a
  * few shapes laid out cell by cell along the world, so it reaches as far as the camera goes and
  * no further. Lit things take the hour's light; fire and lit windows glow as they are. In winter
  * (a snowy stage) the land, the forest floor and the mountains lie under snow.
@@ -8,6 +8,8 @@
 import { fbm1, type Rgb } from '../paint/index.js';
 import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw.js';
 import { extentOf, type Layer } from './layer.js';
+import { paintLilyPads } from './lilypads.js';
+import { pondOf } from './pond.js';
 import { riverOf } from './river.js';
 import { paintCampfire, paintVolcano } from './fire.js';
 import { paintSeabed, SEABED_LINE } from './underwater.js';
@@ -365,6 +367,36 @@ function river(layer: Layer, s: Stage): void {
   }
 }
 
+/**
+ * Still water in the land: a muddy bank a little wider than the water, and water that mirrors the
+ * sky, paler toward its far shore, with a few faint ripples across it.
+ */
+function pond(layer: Layer, s: Stage): void {
+  const u = s.unit;
+  const p = pondOf(s);
+  const water = mixRgb(s.skyLow, lit(s, [46, 96, 150]), 0.45);
+  const bank = lit(s, mixRgb(s.palette.colors[2]!, [86, 96, 52], 0.7));
+  const d = layer.density;
+  const rim = 0.012 * u;
+  const y0 = Math.max(0, Math.floor(layer.oy + (p.y - p.ry - rim) * d));
+  const y1 = Math.min(layer.height, Math.ceil(layer.oy + (p.y + p.ry + rim) * d));
+  for (let py = y0; py < y1; py += 1) {
+    const y = (py - layer.oy) / d;
+    const row = (rx: number, ry: number, color: number) => {
+      const t = (y - p.y) / ry;
+      if (t * t >= 1) return;
+      const half = rx * Math.sqrt(1 - t * t);
+      const from = Math.max(0, Math.round(layer.ox + (p.x - half) * d));
+      const to = Math.min(layer.width, Math.round(layer.ox + (p.x + half) * d));
+      layer.data.fill(color, py * layer.width + from, py * layer.width + Math.max(from, to));
+    };
+    row(p.rx + 2 * rim, p.ry + rim, packed(shade(bank, 0.85 + 0.3 * ((y - p.y) / p.ry))));
+    const across = (y - (p.y - p.ry)) / (2 * p.ry);
+    const ripple = 1 + 0.05 * Math.sin(across * 60) * across;
+    row(p.rx, p.ry, packed(shade(mixRgb(s.skyLow, water, 0.5 + 0.5 * across), ripple)));
+  }
+}
+
 /** Where a road runs across the ground, below the horizon in frame heights; cars drive on it. */
 export const ROAD: readonly [number, number] = [0.18, 0.27];
 
@@ -398,19 +430,21 @@ function orbs(layer: Layer, s: Stage): void {
   }
 }
 
-const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
+const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage, forms: readonly Form[]) => void>> = {
   seabed: paintSeabed,
   ridges,
   dunes,
   waves,
   beach,
   land,
-  snowfield,
+  snowfield: (layer, stage) => snowfield(layer, stage),
   room,
   river,
   blocks,
   trunks,
   blossoms,
+  pond,
+  lilypads: paintLilyPads,
   road,
   flames: paintCampfire,
   volcano: paintVolcano,
@@ -419,5 +453,5 @@ const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage) => void>> = {
 
 /** Paints the near layer's forms in the order given (back to front). */
 export function paintLand(layer: Layer, stage: Stage, forms: readonly Form[]): void {
-  for (const form of forms) PAINTERS[form]?.(layer, stage);
+  for (const form of forms) PAINTERS[form]?.(layer, stage, forms);
 }

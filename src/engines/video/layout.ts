@@ -1,12 +1,13 @@
 /**
- * Where the named subjects go in the first view: buildings, lighthouses and trees share the
- * width of the view, each in its own slot; walkers and cars spread along the ground or the road,
- * boats and ships along the water (on a river, in its middle), birds across the sky, a bridge
- * across everything. The seed chooses the order, the places within the slots, the distances
+ * Where the named subjects go in the first view: buildings, windmills, lighthouses and trees
+ * share the width of the view, each in its own slot; walkers and cars spread along the ground or
+ * the road, boats and ships along the water (on a river, in its middle; on a pond, on it), birds
+ * across the sky, a bridge across everything. The seed chooses the order, the places within the slots, the distances
  * (farther is smaller), which way each faces and moves, and how fast: never how many there are.
  */
 import { hashOf, seeded, type Random } from '../random.js';
 import { GROUND_LINE, ridgeLines, ROAD } from './land.js';
+import { beforePond, offPond, onPond, pondOf } from './pond.js';
 import { riverOf } from './river.js';
 import type { Stage } from './stage.js';
 import { BOUNDS, type Pose } from './subjects.js';
@@ -27,6 +28,7 @@ export const STANDING: readonly Subject[] = ['castle', 'house', 'lighthouse', 'b
 const DEPTHS: Record<Subject, [number, number]> = {
   castle: [0.03, 0.06],
   house: [0.06, 0.12],
+  windmill: [0.07, 0.12],
   lighthouse: [0.07, 0.12],
   bridge: [0.05, 0.05],
   tree: [0.1, 0.2],
@@ -81,6 +83,7 @@ export function layOut(
   const u = s.unit;
   const has = (f: Form) => forms.includes(f);
   const river = has('river') ? riverOf(s) : undefined;
+  const pond = has('pond') ? pondOf(s) : undefined;
   const shores: readonly Form[] = [
     'beach',
     'land',
@@ -123,8 +126,10 @@ export function layOut(
   const side = (): 1 | -1 => (random() < 0.5 ? -1 : 1);
   const many = (subject: Subject) => counts[subject] ?? 0;
 
-  // Buildings, lighthouses and trees: one slot each across the view, kept off a river.
-  const standing = STANDING.filter((k) => k !== 'bridge').flatMap((k) => Array<Subject>(many(k)).fill(k));
+  // Buildings, windmills, lighthouses and trees: one slot each across the view, kept off a river
+  // or a pond. A windmill stands still but is drawn frame by frame, for its sails turn.
+  const slotted = [...STANDING.filter((k) => k !== 'bridge'), 'windmill' as const];
+  const standing = slotted.flatMap((k) => Array<Subject>(many(k)).fill(k));
   const slots = spread(random, standing.length, s.width);
   // With hills and no other ground, they stand on the nearest ridge, as far away as it is.
   const hill = has('ridges') && ground === 0 && !river ? ridgeLines(s)[2] : undefined;
@@ -141,7 +146,8 @@ export function layOut(
       const off = x - river.centre(foot);
       if (Math.abs(off) < half) x = river.centre(foot) + (off < 0 ? -half : half);
     }
-    place(subject, x, depth, side(), { onRock: openWater });
+    if (pond) x = offPond(pond, x, s.horizon + depth * u, (BOUNDS[subject][2] * scaleAt(depth) + 0.01) * u);
+    place(subject, x, depth, side(), { onRock: openWater, still: subject === 'windmill' });
   });
   if (many('bridge') > 0) place('bridge', (random() - 0.5) * 0.1 * s.width, DEPTHS.bridge[0], 1);
 
@@ -160,7 +166,9 @@ export function layOut(
       const off = at - river.centre(foot);
       if (Math.abs(off) < half) at = river.centre(foot) + (off < 0 ? -half : half);
     }
-    place('people', at, depth, crowd > 2 ? side() : together, { onRock: openWater });
+    // On a pond's bank, its near one: a walker does not walk on the water.
+    const foot = pond ? beforePond(pond, at, s.horizon + depth * u, 0.02 * u) : s.horizon + depth * u;
+    place('people', at, (foot - s.horizon) / u, crowd > 2 ? side() : together, { onRock: openWater });
   });
 
   // Cars: on the road, the far lane driving one way and the near lane the other.
@@ -181,6 +189,9 @@ export function layOut(
         const depth = between(random, [Math.max(0.16, DEPTHS[subject][0]), 0.3]);
         const foot = s.horizon + depth * u;
         place(subject, river.centre(foot), depth, side(), { still: true });
+      } else if (pond) {
+        const [px, foot] = onPond(pond, random, 0.5);
+        place(subject, px, (foot - s.horizon) / u, side(), { still: true });
       } else place(subject, x, between(random, DEPTHS[subject]), side());
     });
   }

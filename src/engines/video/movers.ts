@@ -1,6 +1,6 @@
 /**
  * Subjects that move while the camera moves: walkers stride, cars drive, birds beat their wings,
- * boats drift and bob. Each is painted once per pose into a small sprite (a layer of its own,
+ * boats drift and bob, windmills turn their sails. Each is painted once per pose into a small sprite (a layer of its own,
  * its origin where it stands) and laid into every frame where the near camera sees it then. One
  * that leaves the stretch of world the camera covers comes back in on the other side.
  */
@@ -8,7 +8,7 @@ import { blend4, under } from './composite.js';
 import { layerFor, type Layer } from './layer.js';
 import type { Placed } from './layout.js';
 import type { Stage } from './stage.js';
-import { BOUNDS, SUBJECT_PAINTERS } from './subjects.js';
+import { BOUNDS, SAIL_QUARTER, SUBJECT_PAINTERS } from './subjects.js';
 import type { Motion } from './types.js';
 import type { Subject } from './vocabulary.js';
 import { packed } from './draw.js';
@@ -19,6 +19,7 @@ import { spriteOf } from './thing-sprites.js';
 const CYCLES: Partial<Record<Subject, [poses: number, seconds: number]>> = {
   people: [8, 1.1],
   birds: [4, 0.45],
+  windmill: [12, SAIL_QUARTER],
 };
 
 export interface Mover {

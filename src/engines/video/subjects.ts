@@ -1,10 +1,10 @@
 /**
  * The things a prompt can name, each a silhouette a viewer knows at a glance: a striped
- * lighthouse with its lit lantern, a house with a pitched roof, a castle with towers and
- * battlements, a suspension bridge, a round-crowned tree, a sailing boat, a ship with its funnel,
+ * lighthouse with its lit lantern, a house with a pitched roof, a windmill with turning sails, a
+ * castle with towers and battlements, a suspension bridge, a round-crowned tree, a sailing boat, a ship with its funnel,
  * a car on wheels, a walking figure, a bird with its wings up or down. Each is drawn at a place
  * (`x`, and `foot`, the world y it stands or floats on) and a scale, facing left or right; `look`
- * varies its colours and `phase` its stride or wingbeat.
+ * varies its colours and `phase` its stride, wingbeat or the turn of its sails.
  */
 import type { Rgb } from '../paint/index.js';
 import { seeded } from '../random.js';
@@ -99,6 +99,52 @@ function house(layer: Layer, s: Stage, p: Pose): void {
   box(layer, s, p, -0.012, -0.042, 0.012, 0, lit(s, [82, 56, 40]));
   const pane: Rgb = evening(s) ? [255, 214, 130] : lit(s, [150, 190, 220]);
   for (const x of [-0.036, 0.036]) box(layer, s, p, x - 0.01, -0.054, x + 0.01, -0.034, pane);
+}
+
+/** Seconds a windmill's sails take for a quarter turn, after which they look the same again. */
+export const SAIL_QUARTER = 3;
+
+/**
+ * A tower mill: a tapering white or brick tower with a door and a window, a dark cap, and four
+ * latticed sails on a hub. `phase` turns the sails: a full cycle of it is a quarter turn.
+ */
+function windmill(layer: Layer, s: Stage, p: Pose): void {
+  const random = seeded(p.look);
+  const walls: Rgb[] = [
+    [236, 232, 222],
+    [178, 88, 62],
+    [214, 200, 172],
+  ];
+  const wall = lit(s, walls[Math.floor(random() * walls.length)]!);
+  const wood = lit(s, [92, 62, 44]);
+  shape(layer, s, p, [-0.05, 0, 0.05, 0, 0.032, -0.2, -0.032, -0.2], wall);
+  // The side away from the light, a little darker.
+  shape(layer, s, p, [0.018, 0, 0.05, 0, 0.032, -0.2, 0.012, -0.2], shade(wall, 0.86));
+  shape(layer, s, p, [-0.042, -0.198, 0.042, -0.198, 0.026, -0.226, -0.026, -0.226], wood);
+  round(layer, s, p, 0, -0.226, 0.026, wood);
+  box(layer, s, p, -0.011, -0.036, 0.011, 0, shade(wood, 0.8));
+  round(layer, s, p, 0, -0.036, 0.011, shade(wood, 0.8));
+  const pane: Rgb = evening(s) ? [255, 214, 130] : lit(s, [70, 80, 96]);
+  box(layer, s, p, -0.008, -0.13, 0.008, -0.11, pane);
+  const hub: Point = [-0.012, -0.214];
+  const cloth = lit(s, [240, 234, 216]);
+  const frame = lit(s, [110, 84, 62]);
+  const turn = p.phase / 4;
+  for (let k = 0; k < 4; k += 1) {
+    const a = turn + (k * Math.PI) / 2;
+    const [ax, ay, nx, ny] = [Math.cos(a), Math.sin(a), -Math.sin(a), Math.cos(a)];
+    const at = (along: number, side: number): [number, number] => [
+      hub[0] + ax * along + nx * side,
+      hub[1] + ay * along + ny * side,
+    ];
+    const [r0, r1, w] = [0.03, 0.14, 0.03];
+    shape(layer, s, p, [...at(r0, 0), ...at(r1, 0), ...at(r1, w), ...at(r0, w)], cloth);
+    // The lattice the cloth is stretched on.
+    for (let r = r0; r <= r1 + 1e-9; r += (r1 - r0) / 5) line(layer, s, p, at(r, 0), at(r, w), 0.002, frame);
+    line(layer, s, p, at(r0, w), at(r1, w), 0.002, frame);
+    line(layer, s, p, hub, at(r1 + 0.006, 0), 0.005, frame);
+  }
+  round(layer, s, p, hub[0], hub[1], 0.008, shade(wood, 0.7));
 }
 
 function castle(layer: Layer, s: Stage, p: Pose): void {
@@ -297,6 +343,7 @@ function bird(layer: Layer, s: Stage, p: Pose): void {
 export const SUBJECT_PAINTERS: Record<Subject, (layer: Layer, s: Stage, p: Pose) => void> = {
   castle,
   house,
+  windmill,
   lighthouse,
   bridge,
   tree,
@@ -311,6 +358,7 @@ export const SUBJECT_PAINTERS: Record<Subject, (layer: Layer, s: Stage, p: Pose)
 export const BOUNDS: Record<Subject, readonly [number, number, number, number]> = {
   castle: [-0.22, -0.32, 0.22, 0.01],
   house: [-0.08, -0.14, 0.08, 0.01],
+  windmill: [-0.19, -0.38, 0.17, 0.01],
   lighthouse: [-0.06, -0.5, 0.06, 0.01],
   bridge: [-1, -0.36, 1, 0.01],
   tree: [-0.11, -0.26, 0.11, 0.01],

@@ -1,11 +1,14 @@
 /**
  * Where the library's things go in the first view, by where they belong: what flies across the
- * sky above the horizon, what floats on the water, what stands or walks on the ground (farther
- * is higher up and smaller), what drifts through space anywhere in the frame. A scene of one or
+ * sky above the horizon, what floats on the water (on a pond, within it, bobbing in place), what
+ * stands or walks on the ground (farther is higher up and smaller; by a pond, on its near bank),
+ * a frog on a lily pad, what drifts through space anywhere in the frame. A scene of one or
  * two small things makes them its subject: larger, in front, near the middle.
  */
 import { hashOf, seeded, type Random } from '../random.js';
 import { GROUND_LINE, ROAD } from './land.js';
+import { lilyPadsOf } from './lilypads.js';
+import { beforePond, onPond, pondOf } from './pond.js';
 import type { Stage } from './stage.js';
 import type { Thing } from './things.js';
 import type { Form } from './vocabulary.js';
@@ -81,6 +84,9 @@ export function placeThings(
     'seabed',
   ];
   const openWater = has('waves') && !shores.some(has);
+  const pond = has('pond') ? pondOf(s) : undefined;
+  // A frog sits on a lily pad, the nearest free one first.
+  const pads = has('lilypads') ? lilyPadsOf(s, forms).reverse() : [];
   const instances = things.flatMap((t) => Array<Thing>(t.count).fill(t));
   // One or two small things and nothing else: they are what the picture is of.
   const heroes = instances.length + subjects <= 2;
@@ -93,7 +99,21 @@ export function placeThings(
     const facing = side();
     const pace = PACE[thing.motion] * u * speed;
     const phase = random() * Math.PI * 2;
-    if (thing.habitat === 'ground') {
+    const pad = thing.art === 'frog' ? pads.shift() : undefined;
+    if (pad) {
+      const height = 1.1 * pad.r;
+      placed.push({
+        thing: { ...thing, motion: 'still' },
+        x: pad.x,
+        foot: pad.y + 0.1 * pad.r,
+        height,
+        depth: (pad.y - s.horizon) / u,
+        facing,
+        speed: 0,
+        phase,
+        onRock: false,
+      });
+    } else if (thing.habitat === 'ground') {
       const x = heroes && onGround.length === 1 ? (random() - 0.5) * 0.2 * s.width : groundX[g++]!;
       const near = heroes && thing.size < 0.2;
       const depth = near
@@ -101,13 +121,15 @@ export function placeThings(
         : ground + 0.03 + random() * (thing.motion === 'still' ? 0.16 : 0.24);
       const road = thing.motion === 'drive' && has('road');
       const at = road ? ROAD[0] + (ROAD[1] - ROAD[0]) * (0.3 + 0.5 * random()) : depth;
-      const scale = scaleAt(at) * (near ? Math.max(1, 0.3 / thing.size) : 1);
+      // What stands or walks by a pond keeps to its near bank.
+      const foot = pond ? beforePond(pond, x, s.horizon + at * u, 0.02 * u) : s.horizon + at * u;
+      const scale = scaleAt((foot - s.horizon) / u) * (near ? Math.max(1, 0.3 / thing.size) : 1);
       placed.push({
         thing,
         x,
-        foot: s.horizon + at * u,
+        foot,
         height: thing.size * scale * u,
-        depth: at,
+        depth: (foot - s.horizon) / u,
         facing,
         speed: facing * pace * scale,
         phase,
@@ -125,6 +147,21 @@ export function placeThings(
         depth,
         facing,
         speed: facing * pace * scale * 3,
+        phase,
+        onRock: false,
+      });
+    } else if (thing.habitat === 'water' && pond) {
+      const [x, y] = onPond(pond, random, 0.45);
+      const depth = (y - s.horizon) / u;
+      const scale = scaleAt(depth) * (heroes ? 1.3 : 1);
+      placed.push({
+        thing,
+        x,
+        foot: y + 0.12 * thing.size * scale * u,
+        height: thing.size * scale * u,
+        depth,
+        facing,
+        speed: 0,
         phase,
         onRock: false,
       });

@@ -132,6 +132,8 @@ const UNDERSTOOD = new Set([
   ...LOOK_WORDS,
 ]);
 
+const LILY_WORDS = SCENERY_WORDS.lilypads;
+
 /** Whether the scene's own vocabulary draws or understands a word. */
 export const inVocabulary = (word: string) => VOCABULARY.has(word) || UNDERSTOOD.has(word);
 
@@ -335,8 +337,10 @@ export function readThings(prompt: string, negativePrompt?: string): ThingsReadi
   const library = catalogue();
   const report: NounReport = { drawn: [], understood: [], unknown: [], standIns: [] };
   let reworded = prompt;
-  const found = nouns.flatMap((noun) => {
-    if (VOCABULARY.has(noun.word) || VOCABULARY.has(noun.written)) {
+  const found = nouns.flatMap((noun, k) => {
+    // "Lily pad": the pad is the lily's, drawn with it, not a notepad.
+    const lilys = noun.word === 'pad' && LILY_WORDS.includes(nouns[k - 1]?.word ?? '');
+    if (lilys || VOCABULARY.has(noun.word) || VOCABULARY.has(noun.written)) {
       report.drawn.push(noun.written);
       return [];
     }

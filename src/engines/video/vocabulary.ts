@@ -19,6 +19,7 @@ export const GROUNDS = [
   'blocks',
   'trunks',
   'blossoms',
+  'pond',
   'road',
 ] as const;
 
@@ -26,6 +27,7 @@ export const GROUNDS = [
 export const SUBJECTS = [
   'castle',
   'house',
+  'windmill',
   'lighthouse',
   'bridge',
   'tree',
@@ -38,10 +40,20 @@ export const SUBJECTS = [
 export type Subject = (typeof SUBJECTS)[number];
 
 /**
- * Every form, back to front: sky things, grounds, a fire burning on them, things standing on
- * them, abstract orbs.
+ * Every form, back to front: sky things, grounds, lily pads floating on their water, a fire
+ * burning on them, things standing on them, abstract orbs.
  */
-export const FORMS = ['sun', 'moon', 'clouds', 'planet', ...GROUNDS, 'flames', ...SUBJECTS, 'orbs'] as const;
+export const FORMS = [
+  'sun',
+  'moon',
+  'clouds',
+  'planet',
+  ...GROUNDS,
+  'lilypads',
+  'flames',
+  ...SUBJECTS,
+  'orbs',
+] as const;
 export type Form = (typeof FORMS)[number];
 
 export const isGround = (form: Form): boolean => (GROUNDS as readonly Form[]).includes(form);
@@ -70,7 +82,6 @@ export const SCENERY_WORDS: Record<Scenery, readonly string[]> = {
     'surf',
     'water',
     'lake',
-    'pond',
     'tide',
     'harbor',
     'harbour',
@@ -138,6 +149,8 @@ export const SCENERY_WORDS: Record<Scenery, readonly string[]> = {
   ],
   trunks: ['forest', 'forests', 'woods', 'jungle', 'woodland', 'grove', 'pine', 'pines'],
   blossoms: ['flower', 'flowers', 'garden', 'meadow', 'bloom', 'blossom', 'blossoms', 'tulips', 'roses'],
+  pond: ['pond', 'ponds', 'millpond'],
+  lilypads: ['lily', 'lilies', 'lilypad', 'lilypads', 'waterlily', 'waterlilies'],
   road: ['road', 'roads', 'highway', 'freeway', 'motorway'],
   flames: ['fire', 'fires', 'flame', 'flames', 'burning', 'blaze', 'campfire', 'bonfire', 'inferno'],
   seabed: ['underwater', 'undersea', 'seabed', 'seafloor'],
@@ -158,6 +171,7 @@ export const SUBJECT_WORDS: Record<Subject, { one: readonly string[]; many: read
     one: ['house', 'cottage', 'cabin', 'hut', 'farmhouse', 'barn', 'home', 'villa', 'chalet'],
     many: ['houses', 'cottages', 'cabins', 'huts', 'village', 'homes', 'villas'],
   },
+  windmill: { one: ['windmill'], many: ['windmills'] },
   lighthouse: { one: ['lighthouse', 'beacon'], many: ['lighthouses'] },
   bridge: { one: ['bridge', 'viaduct'], many: ['bridges'] },
   tree: {
@@ -169,8 +183,8 @@ export const SUBJECT_WORDS: Record<Subject, { one: readonly string[]; many: read
     many: ['ships', 'ferries', 'freighters', 'vessels', 'tankers', 'fleet'],
   },
   boat: {
-    one: ['boat', 'sailboat', 'canoe', 'kayak', 'rowboat', 'raft', 'yacht', 'gondola', 'dinghy'],
-    many: ['boats', 'sailboats', 'canoes', 'kayaks', 'yachts', 'gondolas'],
+    one: ['boat', 'sailboat', 'rowboat', 'raft', 'yacht', 'gondola', 'dinghy'],
+    many: ['boats', 'sailboats', 'yachts', 'gondolas'],
   },
   car: {
     one: ['car', 'taxi', 'jeep', 'van', 'automobile', 'vehicle'],
@@ -221,6 +235,7 @@ export const SUBJECT_WORDS: Record<Subject, { one: readonly string[]; many: read
 export const MANY: Record<Subject, number> = {
   castle: 2,
   house: 3,
+  windmill: 3,
   lighthouse: 2,
   bridge: 1,
   tree: 3,

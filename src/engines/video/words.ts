@@ -3,8 +3,8 @@
  * drifts through the air, the hour of the day, how fast things move, and the hues a form implies
  * when the prompt names none. The negative prompt takes forms and weather out. Only what the
  * words name is drawn, and what it cannot be without: a beach brings its sea, a boat or a ship
- * water to float on, a car a road, and a scene with no ground of its own gets plain land (unless
- * it is the sky alone, outer space or abstract).
+ * water to float on, lily pads a pond, a pond the land around it, a car a road, and a scene with
+ * no ground of its own gets plain land (unless it is the sky alone, outer space or abstract).
  */
 import {
   CALM_WORDS,
@@ -64,6 +64,7 @@ const FORM_HUES: Partial<Record<Form, string>> = {
   dunes: 'gold orange',
   waves: 'blue teal cyan',
   river: 'green',
+  pond: 'green',
   land: 'green',
   snowfield: 'blue cyan',
   room: 'amber brown',
@@ -81,7 +82,7 @@ const FORM_HUES: Partial<Record<Form, string>> = {
 const ALSO_BANNED: Partial<Record<Form, Form>> = { tree: 'trunks' };
 
 /** Water a boat or a ship can float on. */
-const WATERS: readonly Form[] = ['waves', 'river'];
+const WATERS: readonly Form[] = ['waves', 'river', 'pond'];
 /** Scenes of these have no ground unless one is named: the sky, outer space, the abstract. */
 const GROUNDLESS: readonly Form[] = ['clouds', 'planet', 'orbs'];
 
@@ -135,10 +136,13 @@ function formsOf(words: Set<string>, banned: readonly Form[], implied: readonly 
   if (named.has('beach') && allowed('waves')) named.add('waves');
   if ((named.has('boat') || named.has('ship')) && !WATERS.some((w) => named.has(w)) && allowed('waves'))
     named.add('waves');
+  // Lily pads grow on still water: a pond, where the words name no water.
+  if (named.has('lilypads') && !WATERS.some((w) => named.has(w)) && allowed('pond')) named.add('pond');
   if (named.has('car') && !named.has('road') && !named.has('blocks') && allowed('road')) named.add('road');
-  // A road runs through land, unless the words name another ground for it.
-  if (named.has('road') && ![...named].some((f) => isGround(f) && f !== 'road') && allowed('land'))
-    named.add('land');
+  // A road runs through land, and a pond lies in it, unless the words name another ground.
+  for (const within of ['road', 'pond'] as const)
+    if (named.has(within) && ![...named].some((f) => isGround(f) && f !== within) && allowed('land'))
+      named.add('land');
   const groundless = SKY_WORDS.some((w) => words.has(w)) || [...named].some((f) => GROUNDLESS.includes(f));
   if (!groundless && ![...named].some(isGround) && allowed('land')) named.add('land');
   return FORMS.filter((f) => named.has(f));
