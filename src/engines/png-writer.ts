@@ -35,5 +35,10 @@ export function encodePng(canvas: Canvas): Buffer {
   const rows = new Uint8Array((width * 4 + 1) * height);
   nativeAddon<Png>('png').paethRows(data, width, height, rows);
   const pixels = deflateSync(rows, { level: 3, strategy: constants.Z_RLE });
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -74,7 +74,8 @@ function fieldOf(palette: Palette, random: Random): Field {
     case 'stripes':
       return (x, y, noise) => 0.5 + 0.4 * Math.sin((x * ax + y * ay) * frequency * Math.PI * 2 + noise * 2);
     case 'rings':
-      return (x, y, noise) => 0.5 + 0.4 * Math.sin(Math.hypot(x - cx, y - cy) * frequency * Math.PI * 2 + noise);
+      return (x, y, noise) =>
+        0.5 + 0.4 * Math.sin(Math.hypot(x - cx, y - cy) * frequency * Math.PI * 2 + noise);
     case 'waves':
       return (x, y, noise, mirrored) =>
         0.5 +
@@ -128,7 +129,12 @@ export function paintBackground(canvas: Canvas, palette: Palette, random: Random
   const grid = new Float32Array(gw * gh);
   for (let gy = 0; gy < gh; gy += 1)
     for (let gx = 0; gx < gw; gx += 1) {
-      const t = field((gx * step) / scale, (gy * step) / scale, noise[gy * side + gx]!, noise[gx * side + gy]!);
+      const t = field(
+        (gx * step) / scale,
+        (gy * step) / scale,
+        noise[gy * side + gx]!,
+        noise[gx * side + gy]!,
+      );
       grid[gy * gw + gx] = Math.min(1, Math.max(0, t));
     }
   // The palette as whole RGBA words (little-endian: R in the low byte), one store a pixel.
