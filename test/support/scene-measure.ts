@@ -55,16 +55,29 @@ export function rowMeans(f: Canvas): Rgb[] {
   });
 }
 
+/** Median colour of each row, channel by channel: what most of the row shows. */
+function rowMedians(f: Canvas): Rgb[] {
+  return Array.from({ length: f.height }, (_, y) => {
+    const channels = [0, 1, 2].map(() => new Array<number>(f.width));
+    for (let x = 0; x < f.width; x += 1) {
+      const rgb = rgbAt(f, x, y);
+      for (let k = 0; k < 3; k += 1) channels[k]![x] = rgb[k]!;
+    }
+    return channels.map((c) => c.sort((a, b) => a - b)[f.width >> 1]!) as Rgb;
+  });
+}
+
 /**
- * The horizon: the first row of the ground, where the mean colour of rows changes most between
- * neighbours, looked for in the middle 60% of the frame.
+ * The horizon: the first row of the ground, where the median colour of rows changes most between
+ * neighbours, looked for in the middle 60% of the frame. Medians, so that a thing standing across
+ * part of the width (a lighthouse's rock and its surf) is not taken for the horizon.
  */
 export function horizonOf(f: Canvas): number {
-  const means = rowMeans(f);
+  const rows = rowMedians(f);
   let best = 0;
   let at = 0;
   for (let y = Math.round(0.2 * f.height); y < Math.round(0.8 * f.height); y += 1) {
-    const [a, b] = [means[y - 1]!, means[y]!];
+    const [a, b] = [rows[y - 1]!, rows[y]!];
     const jump = Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]);
     if (jump > best) [best, at] = [jump, y];
   }
