@@ -6,6 +6,7 @@
  */
 import nlp from 'compromise';
 import { catalogue } from './catalogue.js';
+import { isCollective, isCreature } from './collectives.js';
 import { standInFor, type StandIn } from './stand-in.js';
 import { wordnet } from './wordnet.js';
 
@@ -22,6 +23,8 @@ export interface Noun {
   count?: number;
   /** Whether the tagger calls it a noun (otherwise it was taken for a known thing's name). */
   tagged: boolean;
+  /** It says how many of a noun beside it there are ("a herd of buffalo"): nothing to draw. */
+  collective?: true;
 }
 
 const IRREGULAR: Record<string, string> = {
@@ -133,6 +136,8 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
     );
   const library = catalogue();
   const nouns: Noun[] = [];
+  // Where each noun starts and ends among the terms, for the words between nouns.
+  const spans: { start: number; end: number }[] = [];
   const countBefore = (at: number) =>
     terms
       .slice(Math.max(0, at - 3), at)
@@ -168,6 +173,7 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
         count: countBefore(i),
         tagged: last.tags.includes('Noun'),
       });
+      spans.push({ start: i, end: i + joined.length - 1 });
       i += joined.length - 1;
       continue;
     }
@@ -197,8 +203,37 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
       count: countBefore(i),
       tagged,
     });
+    spans.push({ start: i, end: i });
   }
+  markCollectives(
+    nouns,
+    (k) => spans[k + 1]!.start === spans[k]!.end + 2 && terms[spans[k]!.end + 1]!.normal === 'of',
+    (k) => spans[k + 1]!.start === spans[k]!.end + 1,
+  );
   return nouns;
+}
+
+/**
+ * Marks the words that count a noun beside them, and that noun as several: "a herd of buffalo"
+ * (a group word, "of", then what it groups) and "a penguin family" (a creature, then its group).
+ * `ofBetween(k)` says whether noun k + 1 follows noun k after "of", `next(k)` right after it.
+ */
+function markCollectives(
+  nouns: Noun[],
+  ofBetween: (k: number) => boolean,
+  next: (k: number) => boolean,
+): void {
+  for (let k = 0; k + 1 < nouns.length; k += 1) {
+    const [first, second] = [nouns[k]!, nouns[k + 1]!];
+    if (first.collective || !second.tagged) continue;
+    if (ofBetween(k) && isCollective(first.word)) {
+      first.collective = true;
+      second.plural = true;
+    } else if (next(k) && isCreature(first.word) && isCollective(second.word)) {
+      second.collective = true;
+      first.plural = true;
+    }
+  }
 }
 
 /** A prompt noun's stand-in: by the word as the library would know it, else as written. */

@@ -43,8 +43,8 @@ export function thingsOf(prompt: string | undefined): Things {
   const drawn: Things['drawn'] = [];
   const unknown: string[] = [];
   for (const noun of nounsOf(prompt ?? '', known)) {
-    // "rose" is a colour, "roses" are flowers.
-    if (known(noun.word) || known(noun.written) || isHueWord(noun.written)) continue;
+    // "rose" is a colour, "roses" are flowers; a herd says how many, which the art does not.
+    if (noun.collective || known(noun.word) || known(noun.written) || isHueWord(noun.written)) continue;
     const art = catalogue().find(noun.word);
     const standIn = art || !noun.tagged ? undefined : standInOf(noun);
     if (art) {

@@ -340,6 +340,13 @@ export function readThings(prompt: string, negativePrompt?: string): ThingsReadi
   const found = nouns.flatMap((noun, k) => {
     // "Lily pad": the pad is the lily's, drawn with it, not a notepad.
     const lilys = noun.word === 'pad' && LILY_WORDS.includes(nouns[k - 1]?.word ?? '');
+    // "A herd of buffalo": the herd says how many buffalo, which are drawn; the scene's words
+    // must not read it either ("a penguin family" is no crowd of people).
+    if (noun.collective) {
+      report.understood.push(noun.written);
+      reworded = reworded.replace(new RegExp(`\\b${noun.written}\\b`, 'i'), '');
+      return [];
+    }
     if (lilys || VOCABULARY.has(noun.word) || VOCABULARY.has(noun.written)) {
       report.drawn.push(noun.written);
       return [];
