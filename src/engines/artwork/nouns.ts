@@ -185,8 +185,8 @@ export function nounsOf(prompt: string, known: (word: string) => boolean = () =>
       (known(term.normal) ? term.normal : singulars.find(found)) ??
       (found(term.normal) ? term.normal : (headOf(singulars[0]!, known) ?? singulars[0]!));
     // An -ing word nothing names is a verb the tagger took for a noun ("a bee collecting pollen"),
-    // and so is a word nothing names that WordNet has only as another part of speech
-    // ("candlelit", "sideways").
+    // and so is a word nothing names that WordNet has only as another part of speech ("a crab
+    // scuttling sideways").
     const tagged =
       term.tags.includes('Noun') &&
       !term.tags.includes('Pronoun') &&
