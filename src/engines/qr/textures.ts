@@ -80,10 +80,6 @@ const cellHash = (i: number, j: number, salt: number) => {
 };
 
 /**
- * The material's ground. `bare`: nothing will be drawn over it, so an ink ground is a wash
- * landscape of its own rather than plain paper.
- */
-/**
  * Ink-wash hills, as a brush lays them on wet paper: three ridgelines across the lower part of
  * the sheet, the farthest palest, each wash darkest along its crest and fading down into the
  * mist below it. Gives the wash's strength in [0, 1] at a pixel.
@@ -113,6 +109,10 @@ function washHills(random: Random, width: number, height: number): (x: number, y
   };
 }
 
+/**
+ * The material's ground. `bare`: nothing will be drawn over it, so an ink ground is a wash
+ * landscape of its own rather than plain paper.
+ */
 export function paintTexture(
   canvas: Canvas,
   look: Look,

@@ -1,8 +1,8 @@
 /**
  * Frames to MP4: frames painted as RGBA are converted to YUV 4:2:0 here (yuv.ts) and piped into
- * ffmpeg, which encodes H.264 (yuv420p, the format every player takes) with the index at the front, and muxes an audio file as AAC when
- * there is one. One encoder thread and bit-exact flags make the file a pure function of the
- * frames: the same seed gives the same bytes.
+ * ffmpeg, which encodes H.264 (yuv420p, the format every player takes) with the index at the
+ * front, and muxes an audio file as AAC when there is one. One encoder thread and bit-exact
+ * flags make the file a pure function of the frames: the same seed gives the same bytes.
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';

@@ -1,9 +1,10 @@
 /**
- * The near layer's grounds, drawn back to front: ridgelines, dunes, waves, a beach, plain land, a river,
- * city blocks, tree trunks, a meadow, a pond and the lily pads on water, a road, a campfire, a volcano and floating orbs. Each is a
- * few shapes laid out cell by cell along the world, so it reaches as far as the camera goes and
- * no further. Lit things take the hour's light; fire and lit windows glow as they are. In winter
- * (a snowy stage) the land, the forest floor and the mountains lie under snow.
+ * The near layer's grounds, drawn back to front: ridgelines, dunes, waves, a beach, plain land, a
+ * river, city blocks, tree trunks, a meadow, a pond and the lily pads on water, a road, a
+ * campfire, a volcano and floating orbs. Each is a few shapes laid out cell by cell along the
+ * world, so it reaches as far as the camera goes and no further. Lit things take the hour's
+ * light; fire and lit windows glow as they are. In winter (a snowy stage) the land, the forest
+ * floor and the mountains lie under snow.
  */
 import { fbm1, type Rgb } from '../paint/index.js';
 import { disc, fillColumns, fillRect, mixRgb, over, packed, shade } from './draw.js';
@@ -437,6 +438,7 @@ const PAINTERS: Partial<Record<Form, (layer: Layer, stage: Stage, forms: readonl
   waves,
   beach,
   land,
+  // Its third parameter is where the snow begins, not the forms: called without it.
   snowfield: (layer, stage) => snowfield(layer, stage),
   room,
   river,

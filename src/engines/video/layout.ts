@@ -2,8 +2,9 @@
  * Where the named subjects go in the first view: buildings, windmills, lighthouses and trees
  * share the width of the view, each in its own slot; walkers and cars spread along the ground or
  * the road, boats and ships along the water (on a river, in its middle; on a pond, on it), birds
- * across the sky, a bridge across everything. The seed chooses the order, the places within the slots, the distances
- * (farther is smaller), which way each faces and moves, and how fast: never how many there are.
+ * across the sky, a bridge across everything. The seed chooses the order, the places within the
+ * slots, the distances (farther is smaller), which way each faces and moves, and how fast: never
+ * how many there are.
  */
 import { hashOf, seeded, type Random } from '../random.js';
 import { GROUND_LINE, ridgeLines, ROAD } from './land.js';

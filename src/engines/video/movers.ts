@@ -1,7 +1,8 @@
 /**
  * Subjects that move while the camera moves: walkers stride, cars drive, birds beat their wings,
- * boats drift and bob, windmills turn their sails. Each is painted once per pose into a small sprite (a layer of its own,
- * its origin where it stands) and laid into every frame where the near camera sees it then. One
+ * boats drift and bob, windmills turn their sails. Each is painted once per pose into a small
+ * sprite (a layer of its own, its origin where it stands) and laid into every frame where the
+ * near camera sees it then. One
  * that leaves the stretch of world the camera covers comes back in on the other side.
  */
 import { blend4, under } from './composite.js';

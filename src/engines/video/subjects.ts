@@ -1,10 +1,11 @@
 /**
  * The things a prompt can name, each a silhouette a viewer knows at a glance: a striped
  * lighthouse with its lit lantern, a house with a pitched roof, a windmill with turning sails, a
- * castle with towers and battlements, a suspension bridge, a round-crowned tree, a sailing boat, a ship with its funnel,
- * a car on wheels, a walking figure, a bird with its wings up or down. Each is drawn at a place
- * (`x`, and `foot`, the world y it stands or floats on) and a scale, facing left or right; `look`
- * varies its colours and `phase` its stride, wingbeat or the turn of its sails.
+ * castle with towers and battlements, a suspension bridge, a round-crowned tree, a sailing boat,
+ * a ship with its funnel, a car on wheels, a walking figure, a bird with its wings up or down.
+ * Each is drawn at a place (`x`, and `foot`, the world y it stands or floats on) and a scale,
+ * facing left or right; `look` varies its colours and `phase` its stride, wingbeat or the turn
+ * of its sails.
  */
 import type { Rgb } from '../paint/index.js';
 import { seeded } from '../random.js';
