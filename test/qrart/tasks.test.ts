@@ -60,7 +60,7 @@ describe('/qrart/tasks on the local renderer', () => {
       type: 'email',
       aspect_ratio: '16:9',
       seed: 42,
-      prompt: 'a letter and a zorblax',
+      prompt: 'a letter, a heron and a zorblax',
     });
     expect(task.response).toMatchObject({
       success: true,
@@ -68,6 +68,8 @@ describe('/qrart/tasks on the local renderer', () => {
       image_width: 1008,
       image_height: 576,
       unknown_nouns: ['zorblax'],
+      // A noun no drawing names, drawn as the more general word WordNet gives for it.
+      stand_ins: [{ noun: 'heron', drawn_as: 'bird' }],
     });
     const png = await image(task);
     expect(PNG.sync.read(png)).toMatchObject({ width: 1008, height: 576 });

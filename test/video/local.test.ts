@@ -97,16 +97,17 @@ describe('/clip/videos on the local engine', () => {
   it('renders text to a 5 s 720p H.264 video with a cover', async () => {
     const [item] = await videos('/clip/videos', {
       action: 'text2video',
-      prompt: 'a calm ocean at sunset with a zorblax',
+      prompt: 'a calm ocean at sunset with a zorblax and a pelican',
       aspect_ratio: '9:16',
       element_list: [{ element_id: 'lighthouse' }],
     });
     expect(item).toMatchObject({
       state: 'succeeded',
       model: 'clip-v1',
-      prompt: 'a calm ocean at sunset with a zorblax',
+      prompt: 'a calm ocean at sunset with a zorblax and a pelican',
       // A noun nothing in the scene stands for is said, not dropped.
       unknown_nouns: ['zorblax'],
+      stand_ins: [{ noun: 'pelican', drawn_as: 'bird' }],
       width: 720,
       height: 1280,
       fps: 24,
